@@ -1,0 +1,25 @@
+"""The rule model: vocabularies, resolved rules, and the variant-file loader."""
+
+from .catalog import SPEC_VERSION, Catalog, parse_option_assignments, registry
+from .errors import OptionError, Problem, ProblemCode, RulesError, UnknownVariantError
+from .model import Citation, Gap, MatadorMode, Note, Option, PerPlayers, Provenance, Rules
+
+__all__ = [
+    "SPEC_VERSION",
+    "Catalog",
+    "Citation",
+    "Gap",
+    "MatadorMode",
+    "Note",
+    "Option",
+    "OptionError",
+    "PerPlayers",
+    "Problem",
+    "ProblemCode",
+    "Provenance",
+    "Rules",
+    "RulesError",
+    "UnknownVariantError",
+    "parse_option_assignments",
+    "registry",
+]

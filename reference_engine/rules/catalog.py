@@ -1,0 +1,959 @@
+"""Finding, checking and resolving variant files.
+
+:class:`Catalog` holds parsed variant files. :meth:`Catalog.problems` checks
+them all (YAML, JSON Schema, references, ``extends`` chains, every option value)
+and returns every problem found; :meth:`Catalog.resolve` turns one variant and a
+choice of options into an immutable :class:`~reference_engine.rules.model.Rules`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import jsonschema
+
+from .errors import OptionError, Problem, ProblemCode, RulesError, UnknownVariantError
+from .model import (
+    Alternative,
+    Citation,
+    EndState,
+    Gap,
+    MatadorMode,
+    Note,
+    Option,
+    OptionValue,
+    PerPlayers,
+    Provenance,
+    Rules,
+    Target,
+)
+from .vocabulary import (
+    AfterSingleDraw,
+    DesignatedOpener,
+    DifferenceAmongSeveral,
+    DoublesPlacement,
+    DrawsPerTurn,
+    DrawWhen,
+    EndFilter,
+    Fit,
+    GapKind,
+    HandPips,
+    MatadorAccess,
+    MatadorTiles,
+    Match,
+    NobodyHasDouble,
+    NoteKind,
+    Opener,
+    OpenerLacksDouble,
+    OpeningTile,
+    OpenValues,
+    Partnership,
+    PassWhen,
+    Points,
+    Shape,
+    TargetUnit,
+    Tie,
+    TurnDirection,
+)
+from .yamldoc import Document, Path as DocPath, parse_yaml
+
+SPEC_VERSION = "1.0"
+
+
+# --------------------------------------------------------------------------- data files
+
+
+def data_root() -> Path:
+    """Where ``spec/`` and ``variants/`` are: inside the installed package, else the checkout."""
+    packaged = resources.files("reference_engine") / "_data"
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parents[2]
+
+
+def spec_dir() -> Path:
+    """The directory holding the schemas and the source registry."""
+    return data_root() / "spec"
+
+
+def variants_dir() -> Path:
+    """The directory holding the shipped variant files."""
+    return data_root() / "variants"
+
+
+@cache
+def variant_schema() -> dict[str, Any]:
+    """The variant JSON Schema."""
+    return json.loads((spec_dir() / "variant.schema.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True)
+class Registry:
+    """The publications and source texts a citation may name."""
+
+    publications: Mapping[str, str]
+    texts: Mapping[str, str]
+
+
+@cache
+def registry() -> Registry:
+    """The registry in ``spec/sources.yaml``."""
+    path = spec_dir() / "sources.yaml"
+    document, problems = parse_yaml(path.read_bytes(), str(path))
+    if document is None:
+        raise RulesError(problems)
+    data = document.data
+    return Registry(
+        publications=MappingProxyType(
+            {key: value["title"] for key, value in data["publications"].items()}
+        ),
+        texts=MappingProxyType({key: value["file"] for key, value in data["texts"].items()}),
+    )
+
+
+# --------------------------------------------------------------------------- rule conversion
+
+
+def _enum(kind: Any) -> Any:
+    return lambda value: kind(value)
+
+
+def _mode(value: Mapping[str, Any]) -> MatadorMode:
+    return MatadorMode(
+        tiles=MatadorTiles(value["tiles"]),
+        ends=EndFilter(value["ends"]),
+        fit=Fit(value["fit"]),
+        shape=Shape(value["shape"]),
+        open=OpenValues(value["open"]),
+        leaves=EndState(
+            match=Match(value["leaves"]["match"]),
+            matadors=MatadorAccess(value["leaves"]["matadors"]),
+        ),
+    )
+
+
+#: How each rule's plain value becomes a typed one. The keys are the rule names
+#: of the variant files and the field names of :class:`Rules`.
+CONVERTERS: Mapping[str, Any] = MappingProxyType(
+    {
+        "max_pip": int,
+        "players": lambda value: tuple(sorted(value)),
+        "hand_size": lambda value: PerPlayers(**value),
+        "reserve": lambda value: PerPlayers(**value),
+        "partnership": _enum(Partnership),
+        "turn_direction": _enum(TurnDirection),
+        "opener": _enum(Opener),
+        "designated_opener": _enum(DesignatedOpener),
+        "opening_tile": _enum(OpeningTile),
+        "double_blank_opens": bool,
+        "opener_lacks_double": _enum(OpenerLacksDouble),
+        "nobody_has_double": _enum(NobodyHasDouble),
+        "opener_plays_again": bool,
+        "doubles": _enum(DoublesPlacement),
+        "matador_modes": lambda value: tuple(_mode(item) for item in value),
+        "draw_when": _enum(DrawWhen),
+        "draws_per_turn": _enum(DrawsPerTurn),
+        "after_single_draw": _enum(AfterSingleDraw),
+        "pass_when": _enum(PassWhen),
+        "hand_pips": _enum(HandPips),
+        "points": _enum(Points),
+        "difference_among_several": _enum(DifferenceAmongSeveral),
+        "tie": _enum(Tie),
+        "target": lambda value: Target(unit=TargetUnit(value["unit"]), value=int(value["value"])),
+    }
+)
+
+#: Rules that only some variants need (SPEC.md says when each is required).
+CONDITIONAL_RULES = frozenset(
+    {
+        "designated_opener",
+        "opening_tile",
+        "opener_lacks_double",
+        "draws_per_turn",
+        "after_single_draw",
+        "difference_among_several",
+    }
+)
+
+
+def _citations(raw: Iterable[Mapping[str, str]] | None) -> tuple[Citation, ...]:
+    return tuple(Citation(**item) for item in raw or ())
+
+
+# --------------------------------------------------------------------------- variant files
+
+
+@dataclass(frozen=True)
+class VariantFile:
+    """One parsed variant file."""
+
+    id: str
+    document: Document
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The file's content as plain data."""
+        return self.document.data  # type: ignore[no-any-return]
+
+    def problem(
+        self, code: ProblemCode, path: DocPath, message: str, fix: str | None = None
+    ) -> Problem:
+        """A problem located in this file."""
+        return self.document.problem(code, path, message, fix)
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """A rule entry as found in a file, with where it was found."""
+
+    value: Any
+    cite: tuple[Citation, ...]
+    gap: str | None
+    source: VariantFile
+    path: DocPath
+    option: tuple[str, str] | None
+
+
+def parse_option_assignments(items: Sequence[str]) -> dict[str, str]:
+    """Turn ``["crosswise=berndt", ...]`` into a mapping; malformed or repeated ones raise."""
+    chosen: dict[str, str] = {}
+    problems = []
+    for item in items:
+        name, sep, value = item.partition("=")
+        name, value = name.strip(), value.strip()
+        if not sep or not name or not value:
+            problems.append(
+                Problem(
+                    code=ProblemCode.BAD_OPTION_SYNTAX,
+                    message=f"option {item!r} is not NAME=VALUE",
+                    file="<command line>",
+                    fix="write it as --option NAME=VALUE",
+                )
+            )
+        elif name in chosen and chosen[name] != value:
+            problems.append(
+                Problem(
+                    code=ProblemCode.OPTION_CONFLICT,
+                    message=f"option {name!r} given twice ({chosen[name]!r} and {value!r})",
+                    file="<command line>",
+                    fix="give each option once",
+                )
+            )
+        else:
+            chosen[name] = value
+    if problems:
+        raise OptionError(problems)
+    return chosen
+
+
+class Catalog:
+    """A set of parsed variant files that may extend one another."""
+
+    def __init__(self, files: Mapping[str, VariantFile], load_problems: Sequence[Problem] = ()):
+        self.files = dict(files)
+        self.load_problems = tuple(load_problems)
+        self.given_ids: frozenset[str] = frozenset()
+
+    # ---- loading
+
+    @classmethod
+    def load(cls, paths: Iterable[Path] | None = None, *, with_shipped: bool = True) -> Catalog:
+        """Parse the shipped variants and/or the given files; schema problems are kept."""
+        files: dict[str, VariantFile] = {}
+        problems: list[Problem] = []
+        given = [Path(path) for path in paths or ()]
+        given_ids: set[str] = set()
+        seen: set[Path] = set()
+        for path in given:
+            if path.resolve() in seen:
+                continue
+            seen.add(path.resolve())
+            variant, found = read_variant_file(path)
+            problems.extend(found)
+            if variant is None:
+                continue
+            if variant.id in files:
+                problems.append(
+                    variant.problem(
+                        ProblemCode.DUPLICATE_ID,
+                        ("id",),
+                        f"variant id {variant.id!r} is also defined in "
+                        f"{files[variant.id].document.name}",
+                        "give each variant its own id",
+                    )
+                )
+                continue
+            files[variant.id] = variant
+            given_ids.add(variant.id)
+        # Shipped files fill in what the given ones do not define, so a file of
+        # one's own may extend a shipped variant, or stand in for one.
+        for path in sorted(variants_dir().glob("*.yaml")) if with_shipped else []:
+            if path.resolve() in seen or path.stem in given_ids:
+                continue
+            variant, found = read_variant_file(path)
+            problems.extend(found)
+            if variant is not None and variant.id not in files:
+                files[variant.id] = variant
+        cat = cls(files, problems)
+        cat.given_ids = frozenset(given_ids)
+        return cat
+
+    @classmethod
+    def shipped(cls) -> Catalog:
+        """The catalogue of variants shipped with the project."""
+        return _shipped_catalog()
+
+    def ids(self) -> list[str]:
+        """Variant ids in alphabetical order."""
+        return sorted(self.files)
+
+    # ---- checking
+
+    def problems(self, ids: Iterable[str] | None = None) -> list[Problem]:
+        """Every problem in the given variants (default: all), including load problems."""
+        found = list(self.load_problems)
+        for variant_id in sorted(ids if ids is not None else self.files):
+            found.extend(self._check_variant(variant_id))
+        unique: dict[str, Problem] = {}
+        for problem in found:
+            unique.setdefault(str(problem), problem)
+        return list(unique.values())
+
+    def _check_variant(self, variant_id: str) -> list[Problem]:
+        variant = self.files[variant_id]
+        problems = _check_references(variant, registry())
+        chain, chain_problems = self._chain(variant_id)
+        problems.extend(chain_problems)
+        if chain_problems:
+            return problems
+        problems.extend(self._check_gap_ids(chain))
+        options, option_problems = self._options(chain)
+        problems.extend(option_problems)
+        if option_problems:
+            return problems
+        choices: list[dict[str, str]] = [{}]
+        for option, _, _ in options.values():
+            for value in option.values:
+                if value.name != option.default:
+                    choices.append({option.name: value.name})
+        for chosen in choices:
+            try:
+                self._resolve(chain, options, chosen)
+            except RulesError as error:
+                problems.extend(error.problems)
+        return problems
+
+    def _check_gap_ids(self, chain: Sequence[VariantFile]) -> list[Problem]:
+        problems = []
+        seen: dict[str, str] = {}
+        for variant in chain:
+            for index, gap in enumerate(variant.data.get("gaps", [])):
+                if gap["id"] in seen and seen[gap["id"]] != variant.id:
+                    problems.append(
+                        variant.problem(
+                            ProblemCode.DUPLICATE_GAP,
+                            ("gaps", index, "id"),
+                            f"gap id {gap['id']!r} is already used in {seen[gap['id']]!r}",
+                            "give the gap an id of its own",
+                        )
+                    )
+                seen[gap["id"]] = variant.id
+        return problems
+
+    # ---- resolution
+
+    def resolve(self, variant_id: str, options: Mapping[str, str] | None = None) -> Rules:
+        """The rules of ``variant_id`` with ``options`` applied; raises with every problem."""
+        if variant_id not in self.files:
+            raise UnknownVariantError(
+                [
+                    Problem(
+                        code=ProblemCode.UNKNOWN_VARIANT,
+                        message=f"no variant {variant_id!r}",
+                        file="<request>",
+                        fix="known variants: " + ", ".join(self.ids()),
+                    )
+                ]
+            )
+        chain, problems = self._chain(variant_id)
+        if problems:
+            raise RulesError(problems)
+        declared, problems = self._options(chain)
+        if problems:
+            raise RulesError(problems)
+        return self._resolve(chain, declared, dict(options or {}))
+
+    def _chain(self, variant_id: str) -> tuple[list[VariantFile], list[Problem]]:
+        chain: list[VariantFile] = []
+        current: str | None = variant_id
+        while current is not None:
+            variant = self.files[current]
+            if variant in chain:
+                names = " -> ".join([v.id for v in chain] + [current])
+                return [], [
+                    chain[-1].problem(
+                        ProblemCode.EXTENDS_CYCLE,
+                        ("extends",),
+                        f"extends cycle: {names}",
+                        "make one of these variants stand on its own",
+                    )
+                ]
+            chain.append(variant)
+            parent = variant.data.get("extends")
+            if parent is not None and parent not in self.files:
+                return [], [
+                    variant.problem(
+                        ProblemCode.MISSING_PARENT,
+                        ("extends",),
+                        f"extends {parent!r}, which is not a known variant",
+                        "known variants: " + ", ".join(self.ids()),
+                    )
+                ]
+            current = parent
+        chain.reverse()
+        return chain, []
+
+    def _options(
+        self, chain: Sequence[VariantFile]
+    ) -> tuple[dict[str, tuple[Option, VariantFile, dict[str, Any]]], list[Problem]]:
+        """The options a chain offers: declared by the leaf or inherited and not dropped."""
+        declared: dict[str, tuple[Option, VariantFile, dict[str, Any]]] = {}
+        problems: list[Problem] = []
+        overridden_since: dict[str, set[str]] = {}
+        for depth, variant in enumerate(chain):
+            data = variant.data
+            for index, name in enumerate(data.get("drop_options", [])):
+                if name not in declared:
+                    problems.append(
+                        variant.problem(
+                            ProblemCode.UNKNOWN_OPTION,
+                            ("drop_options", index),
+                            f"drops option {name!r}, which no parent offers",
+                            "remove it from drop_options",
+                        )
+                    )
+                declared.pop(name, None)
+            own_rules = set(data.get("rules", {}))
+            for name in declared:
+                overridden_since.setdefault(name, set()).update(own_rules)
+            for name, raw in data.get("options", {}).items():
+                option = _option(name, raw, variant.id)
+                if option.default not in {value.name for value in option.values}:
+                    problems.append(
+                        variant.problem(
+                            ProblemCode.BAD_DEFAULT,
+                            ("options", name, "default"),
+                            f"default {option.default!r} is not one of the option's values",
+                            "values: " + ", ".join(v.name for v in option.values),
+                        )
+                    )
+                declared[name] = (option, variant, raw)
+                overridden_since[name] = set()
+            if depth == len(chain) - 1:
+                for name, (option, owner, raw) in declared.items():
+                    if owner is variant:
+                        continue
+                    touched = {
+                        rule
+                        for value in raw["values"].values()
+                        for rule in value.get("rules", {})
+                    }
+                    clash = sorted(touched & overridden_since.get(name, set()))
+                    if clash:
+                        problems.append(
+                            variant.problem(
+                                ProblemCode.INHERITED_OPTION_CLASH,
+                                ("rules", clash[0]),
+                                f"inherited option {name!r} (from {owner.id!r}) would replace "
+                                f"{', '.join(clash)}, which this variant sets",
+                                f"redeclare option {name!r} here or list it in drop_options",
+                            )
+                        )
+        return declared, problems
+
+    def _resolve(
+        self,
+        chain: Sequence[VariantFile],
+        declared: Mapping[str, tuple[Option, VariantFile, dict[str, Any]]],
+        chosen: Mapping[str, str],
+    ) -> Rules:
+        leaf = chain[-1]
+        problems: list[Problem] = []
+        for name, value in chosen.items():
+            if name not in declared:
+                raise OptionError(
+                    [
+                        Problem(
+                            code=ProblemCode.UNKNOWN_OPTION,
+                            message=f"variant {leaf.id!r} has no option {name!r}",
+                            file="<options>",
+                            fix="options: " + (", ".join(sorted(declared)) or "none"),
+                        )
+                    ]
+                )
+            option = declared[name][0]
+            if value not in {v.name for v in option.values}:
+                raise OptionError(
+                    [
+                        Problem(
+                            code=ProblemCode.UNKNOWN_OPTION_VALUE,
+                            message=f"option {name!r} of {leaf.id!r} has no value {value!r}",
+                            file="<options>",
+                            fix="values: " + ", ".join(v.name for v in option.values),
+                        )
+                    ]
+                )
+
+        entries: dict[str, _Entry] = {}
+        for variant in chain:
+            for rule, raw in variant.data.get("rules", {}).items():
+                entries[rule] = _Entry(
+                    value=raw["value"],
+                    cite=_citations(raw.get("cite")),
+                    gap=raw.get("gap"),
+                    source=variant,
+                    path=("rules", rule),
+                    option=None,
+                )
+        set_by_option: dict[str, str] = {}
+        full_choice: dict[str, str] = {}
+        for name, (option, owner, raw) in declared.items():
+            value_name = chosen.get(name, option.default)
+            full_choice[name] = value_name
+            overlay = raw["values"][value_name].get("rules", {})
+            for rule, rule_raw in overlay.items():
+                if rule in set_by_option:
+                    problems.append(
+                        owner.problem(
+                            ProblemCode.OPTION_CONFLICT,
+                            ("options", name, "values", value_name, "rules", rule),
+                            f"options {set_by_option[rule]!r} and {name}={value_name} "
+                            f"both set {rule!r}",
+                            "choose only one of them",
+                        )
+                    )
+                    continue
+                set_by_option[rule] = f"{name}={value_name}"
+                entries[rule] = _Entry(
+                    value=rule_raw["value"],
+                    cite=_citations(rule_raw.get("cite")),
+                    gap=rule_raw.get("gap"),
+                    source=owner,
+                    path=("options", name, "values", value_name, "rules", rule),
+                    option=(name, value_name),
+                )
+        if problems:
+            raise RulesError(problems)
+
+        values: dict[str, Any] = {}
+        for rule, convert in CONVERTERS.items():
+            values[rule] = convert(entries[rule].value) if rule in entries else None
+        missing = [
+            rule for rule in CONVERTERS if values[rule] is None and rule not in CONDITIONAL_RULES
+        ]
+        if missing:
+            raise RulesError(
+                [
+                    leaf.problem(
+                        ProblemCode.MISSING_RULE,
+                        ("rules",),
+                        f"rule {rule!r} is not given by {leaf.id!r} or any variant it extends",
+                        f"add rules.{rule}",
+                    )
+                    for rule in missing
+                ]
+            )
+
+        gaps = _gaps(chain, entries)
+        notes = tuple(
+            Note(
+                kind=NoteKind(raw["kind"]),
+                text=raw["text"],
+                cite=_citations(raw["cite"]),
+                variant=variant.id,
+            )
+            for variant in chain
+            for raw in variant.data.get("notes", [])
+        )
+        head = {key: leaf.data[key] for key in ("title", "publication", "summary")}
+        rules = Rules(
+            variant=leaf.id,
+            title=head["title"],
+            publication=head["publication"],
+            summary=head["summary"],
+            chain=tuple(variant.id for variant in chain),
+            options=tuple(option for option, _, _ in declared.values()),
+            chosen=MappingProxyType(full_choice),
+            provenance=MappingProxyType(
+                {
+                    rule: Provenance(
+                        rule=rule,
+                        variant=entry.source.id,
+                        option=entry.option,
+                        cite=entry.cite,
+                        gap=entry.gap,
+                    )
+                    for rule, entry in entries.items()
+                }
+            ),
+            gaps=gaps,
+            notes=notes,
+            **values,
+        )
+        problems = [
+            entries[rule].source.problem(code, entries[rule].path, message, fix)
+            if rule in entries
+            else leaf.problem(code, ("rules",), message, fix)
+            for rule, code, message, fix in check_rules(rules)
+        ]
+        if problems:
+            raise RulesError(problems)
+        return rules
+
+
+def _option(name: str, raw: Mapping[str, Any], variant: str) -> Option:
+    return Option(
+        name=name,
+        summary=raw["summary"],
+        default=raw["default"],
+        values=tuple(
+            OptionValue(
+                name=value_name,
+                summary=value["summary"],
+                cite=_citations(value.get("cite")),
+                changes=tuple(value.get("rules", {})),
+            )
+            for value_name, value in raw["values"].items()
+        ),
+        variant=variant,
+    )
+
+
+def _gaps(chain: Sequence[VariantFile], entries: Mapping[str, _Entry]) -> tuple[Gap, ...]:
+    """The gaps still in force: those whose file still provides one of their rules."""
+    gaps = []
+    for variant in chain:
+        for raw in variant.data.get("gaps", []):
+            if not any(
+                rule in entries and entries[rule].source is variant for rule in raw["rules"]
+            ):
+                continue
+            gaps.append(
+                Gap(
+                    id=raw["id"],
+                    kind=GapKind(raw["kind"]),
+                    rules=tuple(raw["rules"]),
+                    about=raw["about"],
+                    reading=raw["reading"],
+                    why=raw["why"],
+                    alternatives=tuple(Alternative(**alt) for alt in raw["alternatives"]),
+                    cite=_citations(raw.get("cite")),
+                    variant=variant.id,
+                )
+            )
+    return tuple(gaps)
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def read_variant_file(path: Path) -> tuple[VariantFile | None, list[Problem]]:
+    """Parse and schema-check one variant file, collecting every problem."""
+    name = str(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        return None, [
+            Problem(
+                code=ProblemCode.NOT_FOUND,
+                message=f"cannot read the file: {error.strerror or error}",
+                file=name,
+                fix="check the path",
+            )
+        ]
+    document, problems = parse_yaml(raw, name)
+    if document is None:
+        return None, problems
+    if not isinstance(document.data, dict):
+        return None, [
+            document.problem(
+                ProblemCode.NOT_A_MAPPING,
+                (),
+                "a variant file must be a mapping of fields",
+                "start from an existing file in variants/",
+            )
+        ]
+    problems = schema_problems(document, variant_schema())
+    if problems:
+        return None, problems
+    variant = VariantFile(id=document.data["id"], document=document)
+    if path.suffix == ".yaml" and path.stem != variant.id:
+        return None, [
+            variant.problem(
+                ProblemCode.ID_MISMATCH,
+                ("id",),
+                f"id {variant.id!r} differs from the file name {path.name!r}",
+                f"rename the file to {variant.id}.yaml or change the id",
+            )
+        ]
+    return variant, []
+
+
+def schema_problems(document: Document, schema: Mapping[str, Any]) -> list[Problem]:
+    """Every JSON Schema violation in ``document``, located and explained."""
+    validator = jsonschema.Draft202012Validator(schema)
+    problems = []
+    for error in sorted(validator.iter_errors(document.data), key=lambda e: list(e.absolute_path)):
+        for leaf in _leaves(error):
+            path = tuple(leaf.absolute_path)
+            message, fix = _explain(leaf)
+            problems.append(document.problem(ProblemCode.SCHEMA, path, message, fix))
+    return problems
+
+
+def _leaves(error: jsonschema.ValidationError) -> list[jsonschema.ValidationError]:
+    """For anyOf/oneOf failures, the most specific sub-errors; else the error itself."""
+    if error.validator in ("anyOf", "oneOf") and error.context:
+        deepest = max(len(sub.absolute_path) for sub in error.context)
+        if deepest > len(error.absolute_path):
+            return [sub for sub in error.context if len(sub.absolute_path) == deepest]
+    return [error]
+
+
+def _explain(error: jsonschema.ValidationError) -> tuple[str, str | None]:
+    validator = error.validator
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    if validator == "additionalProperties":
+        allowed = sorted(schema.get("properties", {}))
+        extra = sorted(set(error.instance) - set(allowed)) if isinstance(error.instance, dict) else []
+        fields = ", ".join(repr(name) for name in extra)
+        return (
+            f"unknown field {fields}",
+            "allowed here: " + ", ".join(allowed) if allowed else "remove it",
+        )
+    if validator == "enum":
+        return (
+            f"{error.instance!r} is not an allowed value",
+            "allowed: " + ", ".join(map(str, error.validator_value)),
+        )
+    if validator == "required":
+        return error.message, "add the missing field"
+    if validator == "type":
+        return error.message, f"give a value of type {error.validator_value}"
+    if validator == "anyOf" and all(
+        sub.validator == "required" for sub in error.context or []
+    ):
+        return "a rule needs a citation (cite) or the id of the gap that explains it", None
+    if validator == "oneOf" and all(sub.validator == "required" for sub in error.context or []):
+        return "give exactly one of: option, unplayable_because", None
+    return error.message, None
+
+
+def _check_references(variant: VariantFile, known: Registry) -> list[Problem]:
+    """Citations name known publications and texts; gap references exist."""
+    problems = []
+    data = variant.data
+    gap_ids = {gap["id"] for gap in data.get("gaps", [])}
+
+    def citations(path: DocPath, raw: Iterable[Mapping[str, str]] | None) -> None:
+        for index, citation in enumerate(raw or ()):
+            if citation["publication"] not in known.publications:
+                problems.append(
+                    variant.problem(
+                        ProblemCode.UNKNOWN_PUBLICATION,
+                        (*path, index, "publication"),
+                        f"unknown publication {citation['publication']!r}",
+                        "known: " + ", ".join(sorted(known.publications)),
+                    )
+                )
+            if citation["text"] not in known.texts:
+                problems.append(
+                    variant.problem(
+                        ProblemCode.UNKNOWN_TEXT,
+                        (*path, index, "text"),
+                        f"unknown source text {citation['text']!r}",
+                        "known: " + ", ".join(sorted(known.texts)),
+                    )
+                )
+
+    def rule_entries(path: DocPath, rules: Mapping[str, Any]) -> None:
+        for rule, entry in rules.items():
+            citations((*path, rule, "cite"), entry.get("cite"))
+            if "gap" in entry and entry["gap"] not in gap_ids:
+                problems.append(
+                    variant.problem(
+                        ProblemCode.UNKNOWN_GAP,
+                        (*path, rule, "gap"),
+                        f"refers to gap {entry['gap']!r}, which this file does not record",
+                        "add it under gaps, or fix the id",
+                    )
+                )
+
+    if data["publication"] not in known.publications:
+        problems.append(
+            variant.problem(
+                ProblemCode.UNKNOWN_PUBLICATION,
+                ("publication",),
+                f"unknown publication {data['publication']!r}",
+                "known: " + ", ".join(sorted(known.publications)),
+            )
+        )
+    rule_entries(("rules",), data.get("rules", {}))
+    options = data.get("options", {})
+    for name, option in options.items():
+        for value_name, value in option["values"].items():
+            citations(("options", name, "values", value_name, "cite"), value.get("cite"))
+            rule_entries(("options", name, "values", value_name, "rules"), value.get("rules", {}))
+    for index, gap in enumerate(data.get("gaps", [])):
+        citations(("gaps", index, "cite"), gap.get("cite"))
+        for rule_index, rule in enumerate(gap["rules"]):
+            if rule not in CONVERTERS:
+                problems.append(
+                    variant.problem(
+                        ProblemCode.UNKNOWN_RULE,
+                        ("gaps", index, "rules", rule_index),
+                        f"no rule called {rule!r}",
+                        "rules: " + ", ".join(CONVERTERS),
+                    )
+                )
+        for alt_index, alternative in enumerate(gap["alternatives"]):
+            if "option" not in alternative:
+                continue
+            name, _, value = alternative["option"].partition("=")
+            if name not in options or value not in options[name]["values"]:
+                problems.append(
+                    variant.problem(
+                        ProblemCode.UNKNOWN_OPTION,
+                        ("gaps", index, "alternatives", alt_index, "option"),
+                        f"alternative names option {alternative['option']!r}, "
+                        "which this file does not declare",
+                        "declare the option, or mark the alternative unplayable_because",
+                    )
+                )
+    for index, note in enumerate(data.get("notes", [])):
+        citations(("notes", index, "cite"), note["cite"])
+    return problems
+
+
+def check_rules(rules: Rules) -> list[tuple[str, ProblemCode, str, str]]:
+    """Checks across rules that the schema cannot express: (rule, code, message, fix)."""
+    found: list[tuple[str, ProblemCode, str, str]] = []
+    for rule in sorted(CONDITIONAL_RULES):
+        if getattr(rules, rule) is None and rules.applicable(rule):
+            found.append(
+                (
+                    rule,
+                    ProblemCode.MISSING_RULE,
+                    f"rule {rule!r} is required by the variant's other rules",
+                    f"add rules.{rule} (SPEC.md says when it is needed)",
+                )
+            )
+    for name in ("hand_size", "reserve"):
+        per: PerPlayers = getattr(rules, name)
+        given = {count for count in (2, 3, 4) if getattr(per, _KEYS[count]) is not None}
+        if given != set(rules.players):
+            found.append(
+                (
+                    name,
+                    ProblemCode.PLAYER_COUNTS,
+                    f"{name} is given for {sorted(given)} players but the variant allows "
+                    f"{list(rules.players)}",
+                    "give exactly one entry per allowed player count",
+                )
+            )
+    for players in rules.players:
+        try:
+            hand = rules.hand_size.for_players(players)
+            reserve = rules.reserve.for_players(players)
+        except KeyError:
+            continue
+        if hand < 1:
+            found.append(
+                (
+                    "hand_size",
+                    ProblemCode.INCOHERENT,
+                    f"a hand of {hand} tiles for {players} players",
+                    "deal at least one tile",
+                )
+            )
+        if hand * players + reserve > rules.tile_count:
+            found.append(
+                (
+                    "hand_size",
+                    ProblemCode.DEAL_TOO_LARGE,
+                    f"{players} players x {hand} tiles + a reserve of {reserve} is "
+                    f"{hand * players + reserve}, more than the {rules.tile_count} tiles "
+                    f"of the double-{rules.max_pip} set",
+                    "deal fewer tiles or lower the reserve for this player count",
+                )
+            )
+    if rules.partnership is Partnership.TWO_VS_TWO and rules.players != (4,):
+        found.append(
+            (
+                "partnership",
+                ProblemCode.INCOHERENT,
+                "two_vs_two needs exactly four players",
+                "set players to [4] or partnership to none",
+            )
+        )
+    for index, mode in enumerate(rules.matador_modes):
+        for message in _mode_incoherence(mode):
+            found.append(
+                ("matador_modes", ProblemCode.INCOHERENT, f"mode {index}: {message}", "see SPEC.md")
+            )
+    for i, first in enumerate(rules.matador_modes):
+        for j in range(i + 1, len(rules.matador_modes)):
+            second = rules.matador_modes[j]
+            if (
+                first.shape is second.shape
+                and _tiles_overlap(first.tiles, second.tiles)
+                and _ends_overlap(first.ends, second.ends)
+                and first.open is second.open
+                and first.leaves != second.leaves
+            ):
+                found.append(
+                    (
+                        "matador_modes",
+                        ProblemCode.INCOHERENT,
+                        f"modes {i} and {j} can put the same matador down the same way "
+                        "but leave different ends",
+                        "make their tiles, ends or shapes disjoint",
+                    )
+                )
+    return found
+
+
+_KEYS = {2: "two", 3: "three", 4: "four"}
+
+
+def _mode_incoherence(mode: MatadorMode) -> list[str]:
+    problems = []
+    if mode.shape in (Shape.INLINE, Shape.CROSSWISE_OFFSET) and mode.open is not OpenValues.OUTER_HALF:
+        problems.append(f"a {mode.shape} matador leaves its outer half open")
+    if mode.shape is Shape.CROSSWISE and mode.open is OpenValues.OUTER_HALF:
+        problems.append("a crosswise matador has no single outer half")
+    if mode.fit is Fit.MATCH and mode.shape is not Shape.INLINE:
+        problems.append("a matador that fits like an ordinary tile lies inline")
+    if mode.leaves.match is Match.NONE and mode.leaves.matadors is not MatadorAccess.NEVER:
+        problems.append("a dead end (match none) admits no matador either")
+    return problems
+
+
+def _tiles_overlap(first: MatadorTiles, second: MatadorTiles) -> bool:
+    return MatadorTiles.ALL in (first, second) or first is second
+
+
+def _ends_overlap(first: EndFilter, second: EndFilter) -> bool:
+    return EndFilter.ANY in (first, second) or first is second
+
+
+@cache
+def _shipped_catalog() -> Catalog:
+    return Catalog.load()

@@ -1,0 +1,302 @@
+"""The resolved rules of a Matador variant: immutable values the engine takes.
+
+A :class:`Rules` object is what a variant file becomes once its ``extends``
+chain is merged and its options are applied. It carries every rule value
+(typed with the enums of :mod:`reference_engine.rules.vocabulary`), where each
+value comes from (:class:`Provenance`), the gaps the file records and its notes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from types import MappingProxyType
+from typing import Any
+
+from .vocabulary import (
+    AfterSingleDraw,
+    DesignatedOpener,
+    DifferenceAmongSeveral,
+    DoublesPlacement,
+    DrawsPerTurn,
+    DrawWhen,
+    EndFilter,
+    Fit,
+    GapKind,
+    HandPips,
+    MatadorAccess,
+    MatadorTiles,
+    Match,
+    NobodyHasDouble,
+    NoteKind,
+    OpenerLacksDouble,
+    Opener,
+    OpeningTile,
+    OpenValues,
+    Partnership,
+    PassWhen,
+    Points,
+    Shape,
+    TargetUnit,
+    Tie,
+    TurnDirection,
+)
+
+PLAYER_COUNT_KEYS: Mapping[int, str] = MappingProxyType({2: "two", 3: "three", 4: "four"})
+
+
+@dataclass(frozen=True, kw_only=True)
+class Citation:
+    """Where a rule value comes from: a publication, read through one source text."""
+
+    publication: str
+    text: str
+    section: str
+    says: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class PerPlayers:
+    """A number that depends on how many play (hand size, reserve)."""
+
+    two: int | None = None
+    three: int | None = None
+    four: int | None = None
+
+    def for_players(self, players: int) -> int:
+        """The number for ``players`` players; KeyError when the variant gives none."""
+        value = getattr(self, PLAYER_COUNT_KEYS[players]) if players in PLAYER_COUNT_KEYS else None
+        if value is None:
+            raise KeyError(players)
+        return int(value)
+
+    def as_dict(self) -> dict[str, int]:
+        """The defined entries, keyed as in the variant files."""
+        return {
+            key: int(getattr(self, key))
+            for key in PLAYER_COUNT_KEYS.values()
+            if getattr(self, key) is not None
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class EndState:
+    """What a matador placement leaves for the next tile on that end."""
+
+    match: Match
+    matadors: MatadorAccess
+
+
+PLAIN_END = EndState(match=Match.SUM, matadors=MatadorAccess.FREE)
+
+
+@dataclass(frozen=True, kw_only=True)
+class MatadorMode:
+    """One way a matador may be put down (see SPEC.md, "Matador placement modes")."""
+
+    tiles: MatadorTiles
+    ends: EndFilter
+    fit: Fit
+    shape: Shape
+    open: OpenValues
+    leaves: EndState
+
+    def applies_to_tile(self, tile_is_double_blank: bool) -> bool:
+        """Whether this mode may be used for a matador that is (or is not) [0-0]."""
+        if self.tiles is MatadorTiles.ALL:
+            return True
+        if self.tiles is MatadorTiles.DOUBLE_BLANK:
+            return tile_is_double_blank
+        return not tile_is_double_blank
+
+
+@dataclass(frozen=True, kw_only=True)
+class Target:
+    """What ends a match: a number of points or of hands won."""
+
+    unit: TargetUnit
+    value: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Alternative:
+    """Another reading of a gap; ``option`` names the option that plays it, if any."""
+
+    description: str
+    option: str | None = None
+    unplayable_because: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Gap:
+    """A place where the source is silent, contradicts itself or reads two ways."""
+
+    id: str
+    kind: GapKind
+    rules: tuple[str, ...]
+    about: str
+    reading: str
+    why: str
+    alternatives: tuple[Alternative, ...]
+    cite: tuple[Citation, ...]
+    variant: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Note:
+    """Advice, custom or background a source gives that is not a rule."""
+
+    kind: NoteKind
+    text: str
+    cite: tuple[Citation, ...]
+    variant: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Provenance:
+    """Where one resolved rule value was set: which file, which option, which citations."""
+
+    rule: str
+    variant: str
+    option: tuple[str, str] | None
+    cite: tuple[Citation, ...]
+    gap: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class OptionValue:
+    """One selectable value of an option."""
+
+    name: str
+    summary: str
+    cite: tuple[Citation, ...]
+    changes: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Option:
+    """An alternative the source offers (or a playable reading of a gap)."""
+
+    name: str
+    summary: str
+    default: str
+    values: tuple[OptionValue, ...]
+    variant: str
+
+    def value(self, name: str) -> OptionValue:
+        """The value called ``name``; KeyError when there is none."""
+        for value in self.values:
+            if value.name == name:
+                return value
+        raise KeyError(name)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rules:
+    """The complete, resolved rules of one variant with one choice of options."""
+
+    variant: str
+    title: str
+    publication: str
+    summary: str
+    chain: tuple[str, ...]
+    options: tuple[Option, ...]
+    chosen: Mapping[str, str]
+
+    max_pip: int
+    players: tuple[int, ...]
+    hand_size: PerPlayers
+    reserve: PerPlayers
+    partnership: Partnership
+    turn_direction: TurnDirection
+
+    opener: Opener
+    designated_opener: DesignatedOpener | None
+    opening_tile: OpeningTile | None
+    double_blank_opens: bool
+    opener_lacks_double: OpenerLacksDouble | None
+    nobody_has_double: NobodyHasDouble
+    opener_plays_again: bool
+
+    doubles: DoublesPlacement
+    matador_modes: tuple[MatadorMode, ...]
+
+    draw_when: DrawWhen
+    draws_per_turn: DrawsPerTurn | None
+    after_single_draw: AfterSingleDraw | None
+    pass_when: PassWhen
+
+    hand_pips: HandPips
+    points: Points
+    difference_among_several: DifferenceAmongSeveral | None
+    tie: Tie
+    target: Target
+
+    provenance: Mapping[str, Provenance] = field(default_factory=dict)
+    gaps: tuple[Gap, ...] = ()
+    notes: tuple[Note, ...] = ()
+
+    @property
+    def line_sum(self) -> int:
+        """The total two touching halves must make: one more than the highest pip."""
+        return self.max_pip + 1
+
+    @property
+    def tile_count(self) -> int:
+        """How many tiles the double-``max_pip`` set has."""
+        return (self.max_pip + 1) * (self.max_pip + 2) // 2
+
+    def is_matador(self, low: int, high: int) -> bool:
+        """Whether the tile [low-high] is a matador: [0-0] or a tile summing to the line sum."""
+        return (low == 0 and high == 0) or low + high == self.line_sum
+
+    def matadors(self) -> tuple[tuple[int, int], ...]:
+        """Every matador of the set, written low-high, in ascending order."""
+        tiles = [(0, 0)]
+        for low in range(1, self.max_pip + 1):
+            high = self.line_sum - low
+            if low <= high <= self.max_pip:
+                tiles.append((low, high))
+        return tuple(tiles)
+
+    def applicable(self, rule: str) -> bool:
+        """Whether ``rule`` has any effect under the other rules of this variant."""
+        return APPLICABILITY.get(rule, _always)(self)
+
+
+def _always(_: Rules) -> bool:
+    return True
+
+
+#: When a rule has an effect; rules not listed always do.
+APPLICABILITY: Mapping[str, Callable[[Rules], bool]] = MappingProxyType(
+    {
+        "designated_opener": lambda r: r.opener is Opener.DESIGNATED
+        or r.nobody_has_double is NobodyHasDouble.DESIGNATED_DRAWS_UNTIL_DOUBLE,
+        "opening_tile": lambda r: r.opener is Opener.DESIGNATED,
+        "opener_lacks_double": lambda r: r.opener is Opener.DESIGNATED
+        and r.opening_tile is OpeningTile.HIGHEST_DOUBLE,
+        "nobody_has_double": lambda r: r.opener is not Opener.DESIGNATED
+        or r.opening_tile is not OpeningTile.ANY_TILE,
+        "draws_per_turn": lambda r: r.draw_when is not DrawWhen.NEVER,
+        "after_single_draw": lambda r: r.draw_when is not DrawWhen.NEVER
+        and r.draws_per_turn is DrawsPerTurn.ONE,
+        "difference_among_several": lambda r: r.points is Points.DIFFERENCE
+        and max(r.players) > 2,
+    }
+)
+
+
+def as_plain(value: Any) -> Any:
+    """A rule value as plain JSON-ready data (enums to text, dataclasses to dicts)."""
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, PerPlayers):
+        return value.as_dict()
+    if isinstance(value, (EndState, MatadorMode, Target)):
+        return {key: as_plain(getattr(value, key)) for key in value.__dataclass_fields__}
+    if isinstance(value, tuple):
+        return [as_plain(item) for item in value]
+    return value
+

@@ -1,0 +1,244 @@
+"""The closed vocabularies of the rule model.
+
+Every enum here mirrors an ``enum`` in ``spec/variant.schema.json`` and is
+defined normatively in ``spec/SPEC.md``. Values are the exact strings used in
+the variant files. A test checks that the schema and these enums agree.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class _Vocabulary(str, Enum):
+    """A closed set of rule values whose members compare equal to their text."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+class Partnership(_Vocabulary):
+    """Whether players play for themselves or in fixed sides."""
+
+    NONE = "none"
+    TWO_VS_TWO = "two_vs_two"
+
+
+class TurnDirection(_Vocabulary):
+    """Which neighbour plays next, as the source says it (seats are numbered in turn order)."""
+
+    LEFT = "left"
+    RIGHT = "right"
+    UNSPECIFIED = "unspecified"
+
+
+class Opener(_Vocabulary):
+    """Who puts down the first tile of a hand."""
+
+    HIGHEST_DOUBLE = "highest_double"
+    LOWEST_DOUBLE = "lowest_double"
+    DESIGNATED = "designated"
+
+
+class DesignatedOpener(_Vocabulary):
+    """How the designated opener of each hand is chosen."""
+
+    BY_LOT_EACH_HAND = "by_lot_each_hand"
+    BY_LOT_THEN_ROTATE = "by_lot_then_rotate"
+
+
+class OpeningTile(_Vocabulary):
+    """What a designated opener must put down."""
+
+    ANY_TILE = "any_tile"
+    HIGHEST_DOUBLE = "highest_double"
+
+
+class OpenerLacksDouble(_Vocabulary):
+    """What happens when the designated opener must open with a double and holds none."""
+
+    NEXT_PLAYER_WITH_DOUBLE = "next_player_with_double"
+
+
+class NobodyHasDouble(_Vocabulary):
+    """What happens when the opening needs a double and no hand holds one."""
+
+    REDEAL = "redeal"
+    DESIGNATED_DRAWS_UNTIL_DOUBLE = "designated_draws_until_double"
+
+
+class DoublesPlacement(_Vocabulary):
+    """How doubles lie in the line."""
+
+    INLINE = "inline"
+
+
+class MatadorTiles(_Vocabulary):
+    """Which matadors a placement mode applies to."""
+
+    ALL = "all"
+    ALL_BUT_DOUBLE_BLANK = "all_but_double_blank"
+    DOUBLE_BLANK = "double_blank"
+
+
+class EndFilter(_Vocabulary):
+    """Which open ends a placement mode may be used on."""
+
+    ANY = "any"
+    BLANK = "blank"
+    NON_BLANK = "non_blank"
+
+
+class Fit(_Vocabulary):
+    """Whether the matador must fit the end like an ordinary tile, or goes on regardless."""
+
+    MATCH = "match"
+    FREE = "free"
+
+
+class Shape(_Vocabulary):
+    """How a tile lies relative to the line."""
+
+    INLINE = "inline"
+    CROSSWISE = "crosswise"
+    CROSSWISE_OFFSET = "crosswise_offset"
+
+
+class OpenValues(_Vocabulary):
+    """Which values the end left by a matador placement offers."""
+
+    OUTER_HALF = "outer_half"
+    BOTH_HALVES = "both_halves"
+    COVERED_VALUE = "covered_value"
+
+
+class Match(_Vocabulary):
+    """How the attaching half of the next tile must relate to an end's values."""
+
+    SUM = "sum"
+    IDENTICAL = "identical"
+    BLANK = "blank"
+    ANY = "any"
+    NONE = "none"
+
+
+class MatadorAccess(_Vocabulary):
+    """Which matador placements an end admits."""
+
+    FREE = "free"
+    MATCH_ONLY = "match_only"
+    NEVER = "never"
+
+
+class DrawWhen(_Vocabulary):
+    """When a player may take a tile from the boneyard instead of playing."""
+
+    NEVER = "never"
+    NO_PLAY = "no_play"
+    ONLY_MATADOR_PLAYS = "only_matador_plays"
+    ALWAYS = "always"
+
+
+class DrawsPerTurn(_Vocabulary):
+    """Whether a turn allows one draw or as many as the player needs."""
+
+    UNLIMITED = "unlimited"
+    ONE = "one"
+
+
+class AfterSingleDraw(_Vocabulary):
+    """What a player who has made the turn's single draw may do."""
+
+    MAY_PLAY_DRAWN = "may_play_drawn"
+    MUST_PLAY_DRAWN = "must_play_drawn"
+
+
+class PassWhen(_Vocabulary):
+    """When a player who cannot draw may pass instead of playing."""
+
+    NO_PLAY = "no_play"
+    ONLY_MATADOR_PLAYS = "only_matador_plays"
+    ALWAYS = "always"
+
+
+class HandPips(_Vocabulary):
+    """How the tiles left in a hand are counted."""
+
+    FULL = "full"
+
+
+class Points(_Vocabulary):
+    """What the winner of a hand scores."""
+
+    DIFFERENCE = "difference"
+    ALL_HANDS = "all_hands"
+
+
+class DifferenceAmongSeveral(_Vocabulary):
+    """How the difference rule reads with more than one opponent."""
+
+    TOTAL_MINUS_OWN = "total_minus_own"
+    EACH_OPPONENT_MINUS_OWN = "each_opponent_minus_own"
+
+
+class Tie(_Vocabulary):
+    """What a tie for the lowest total scores."""
+
+    NOBODY_SCORES = "nobody_scores"
+
+
+class TargetUnit(_Vocabulary):
+    """What a match counts towards its target."""
+
+    POINTS = "points"
+    HANDS = "hands"
+
+
+class GapKind(_Vocabulary):
+    """Why a variant file had to choose a reading."""
+
+    SILENT = "silent"
+    CONTRADICTION = "contradiction"
+    AMBIGUOUS = "ambiguous"
+
+
+class NoteKind(_Vocabulary):
+    """What a note records that is not a rule."""
+
+    ADVICE = "advice"
+    CUSTOM = "custom"
+    NAMES = "names"
+    HISTORY = "history"
+    ARITHMETIC = "arithmetic"
+    CONTEXT = "context"
+
+
+#: Every vocabulary, by the name of the schema ``$defs`` entry that mirrors it.
+VOCABULARIES: dict[str, type[_Vocabulary]] = {
+    "partnership": Partnership,
+    "turn_direction": TurnDirection,
+    "opener": Opener,
+    "designated_opener": DesignatedOpener,
+    "opening_tile": OpeningTile,
+    "opener_lacks_double": OpenerLacksDouble,
+    "nobody_has_double": NobodyHasDouble,
+    "doubles": DoublesPlacement,
+    "matador_tiles": MatadorTiles,
+    "end_filter": EndFilter,
+    "fit": Fit,
+    "shape": Shape,
+    "open_values": OpenValues,
+    "match": Match,
+    "matador_access": MatadorAccess,
+    "draw_when": DrawWhen,
+    "draws_per_turn": DrawsPerTurn,
+    "after_single_draw": AfterSingleDraw,
+    "pass_when": PassWhen,
+    "hand_pips": HandPips,
+    "points": Points,
+    "difference_among_several": DifferenceAmongSeveral,
+    "tie": Tie,
+    "target_unit": TargetUnit,
+    "gap_kind": GapKind,
+    "note_kind": NoteKind,
+}

@@ -68,7 +68,9 @@ class Problem:
         where = self.file
         if self.line is not None:
             where += f":{self.line}:{self.column or 1}"
-        text = f"{where}: {self.json_path}: {self.message}"
+        text = f"{where}: {self.message}"
+        if self.path or self.line is not None:
+            text = f"{where}: {self.json_path}: {self.message}"
         if self.fix:
             text += f" ({self.fix})"
         return text

@@ -1,0 +1,169 @@
+"""The ``matador`` command line.
+
+:func:`run` takes the arguments and the two output streams and returns the exit
+status, so tests drive it with ``StringIO``; only :func:`main` exits. Exit 0 on
+success, 1 when what was asked about is invalid (a broken file, an unknown
+variant or option), 2 on a usage error. A user's mistake never shows a
+traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn, TextIO
+
+from .rules import Catalog, RulesError, parse_option_assignments
+from .rules.present import rules_data, rules_text
+
+EXIT_OK = 0
+EXIT_INVALID = 1
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """A malformed command line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser that raises instead of exiting and writes where it is told."""
+
+    def __init__(self, *args: object, stdout: TextIO, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self._stdout = stdout
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message}")
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        if message:
+            self._stdout.write(message)
+        raise _Exit(status)
+
+    def print_help(self, file: TextIO | None = None) -> None:
+        super().print_help(self._stdout)
+
+
+class _Exit(Exception):
+    def __init__(self, status: int) -> None:
+        self.status = status
+
+
+def _parser(stdout: TextIO) -> _Parser:
+    parser = _Parser(
+        prog="matador",
+        description="The reference for the domino game Matador.",
+        stdout=stdout,
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    def command(name: str, text: str) -> _Parser:
+        return commands.add_parser(name, help=text, description=text, stdout=stdout)  # type: ignore[no-any-return]
+
+    validate = command("validate", "check variant files (default: every shipped variant)")
+    validate.add_argument("paths", nargs="*", metavar="PATH", help="variant files to check")
+
+    command("list", "list the variants with their sources")
+
+    show = command("show", "print a variant's resolved rules with their citations")
+    show.add_argument("variant", metavar="ID", help="variant id (see: matador list)")
+    show.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="choose an option of the variant (repeatable)",
+    )
+    show.add_argument("--json", action="store_true", help="print JSON instead of text")
+    return parser
+
+
+def run(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
+    """Run the ``matador`` command with ``argv``; return the exit status."""
+    parser = _parser(stdout)
+    try:
+        args = parser.parse_args(list(argv))
+    except UsageError as error:
+        stderr.write(f"{error}\n")
+        return EXIT_USAGE
+    except _Exit as done:
+        return done.status
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    handler = _COMMANDS[args.command]
+    try:
+        return handler(args, stdout, stderr)
+    except RulesError as error:
+        for problem in error.problems:
+            stderr.write(f"{problem}\n")
+        return EXIT_INVALID
+
+
+def _validate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    paths = [Path(path) for path in args.paths]
+    for path in paths:
+        if path.is_dir():
+            stderr.write(f"matador validate: {path} is a directory; give variant files\n")
+            return EXIT_USAGE
+    catalog = Catalog.load(paths)
+    checked = sorted(catalog.given_ids) if paths else catalog.ids()
+    load_problems = [
+        problem
+        for problem in catalog.load_problems
+        if not paths or problem.file in {str(path) for path in paths}
+    ]
+    problems = load_problems + [
+        problem
+        for problem in Catalog(catalog.files).problems(checked)
+        if problem not in load_problems
+    ]
+    for problem in problems:
+        stderr.write(f"{problem}\n")
+    files = len(paths) if paths else len(checked) + len(
+        {p.file for p in catalog.load_problems}
+    )
+    if problems:
+        stderr.write(f"{len(problems)} problem(s) in {files} file(s) checked\n")
+        return EXIT_INVALID
+    stdout.write(f"{files} variant file(s) valid: {', '.join(checked)}\n")
+    return EXIT_OK
+
+
+def _list(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    catalog = Catalog.shipped()
+    from .rules import registry
+
+    publications = registry().publications
+    width = max(len(variant_id) for variant_id in catalog.ids())
+    for variant_id in catalog.ids():
+        data = catalog.files[variant_id].data
+        stdout.write(f"{variant_id:<{width}}  {publications[data['publication']]}\n")
+        stdout.write(f"{'':<{width}}  {' '.join(data['summary'].split())}\n")
+    return EXIT_OK
+
+
+def _show(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    options = parse_option_assignments(args.option)
+    rules = Catalog.shipped().resolve(args.variant, options)
+    if args.json:
+        stdout.write(json.dumps(rules_data(rules), indent=2, ensure_ascii=False) + "\n")
+    else:
+        stdout.write(rules_text(rules))
+    return EXIT_OK
+
+
+_COMMANDS = {"validate": _validate, "list": _list, "show": _show}
+
+
+def main() -> None:
+    """Console entry point."""
+    sys.exit(run(sys.argv[1:], sys.stdout, sys.stderr))
+
+
+if __name__ == "__main__":
+    main()

@@ -45,6 +45,7 @@ class DesignatedOpener(_Vocabulary):
 
     BY_LOT_EACH_HAND = "by_lot_each_hand"
     BY_LOT_THEN_ROTATE = "by_lot_then_rotate"
+    BY_LOT_THEN_ROTATE_FROM_OPENER = "by_lot_then_rotate_from_opener"
 
 
 class OpeningTile(_Vocabulary):
@@ -151,6 +152,7 @@ class AfterSingleDraw(_Vocabulary):
 
     MAY_PLAY_DRAWN = "may_play_drawn"
     MUST_PLAY_DRAWN = "must_play_drawn"
+    MAY_PLAY_ANY = "may_play_any"
 
 
 class PassWhen(_Vocabulary):

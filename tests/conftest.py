@@ -1,0 +1,169 @@
+"""Shared fixtures for the loader and CLI tests.
+
+Variant files for the tests are built from the shipped ``variants/gamerules-com.yaml``
+(a complete, valid variant) by small textual edits, and written to ``tmp_path``.
+Every edit checks that the text it replaces is really there, so a change to the
+shipped file makes the tests fail loudly instead of testing the wrong thing.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from reference_engine.cli import run
+from reference_engine.rules import Catalog, Problem
+
+REPO = Path(__file__).resolve().parents[1]
+SHIPPED_VARIANT = REPO / "variants" / "gamerules-com.yaml"
+
+#: The citation given to every rule of the variants that ``child_text`` builds.
+_CITE = """\
+    cite:
+      - publication: gamerules-com
+        text: "000"
+        section: opening paragraphs
+        says: A citation written for the loader tests.
+"""
+
+
+def edit(text: str, old: str, new: str) -> str:
+    """Replace the single occurrence of ``old`` in ``text`` by ``new``."""
+    count = text.count(old)
+    assert count == 1, (
+        f"expected exactly one {old!r} in the text (found {count}); "
+        "has variants/gamerules-com.yaml changed?"
+    )
+    return text.replace(old, new)
+
+
+@pytest.fixture(scope="session")
+def shipped_text() -> str:
+    """The text of the shipped gamerules-com variant."""
+    return SHIPPED_VARIANT.read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def write_yaml(tmp_path: Path) -> Callable[..., Path]:
+    """``write_yaml(content, name="variant.yaml")``: write text or bytes, return the path."""
+
+    def write(content: str | bytes, name: str = "variant.yaml") -> Path:
+        path = tmp_path / name
+        path.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
+        return path
+
+    return write
+
+
+@pytest.fixture
+def variant_text(shipped_text: str) -> Callable[..., str]:
+    """``variant_text(id, replace=[(old, new), ...], append="")``: a variant's text.
+
+    With no changes it is a valid variant: the shipped gamerules-com file under
+    another id. Each ``(old, new)`` pair must match exactly once.
+    """
+
+    def build(
+        variant_id: str = "my-variant",
+        *,
+        replace: Iterable[tuple[str, str]] = (),
+        append: str = "",
+    ) -> str:
+        text = edit(shipped_text, "id: gamerules-com\n", f"id: {variant_id}\n")
+        for old, new in replace:
+            text = edit(text, old, new)
+        return text + append
+
+    return build
+
+
+@pytest.fixture
+def child_text() -> Callable[..., str]:
+    """``child_text(id, parent, rules={name: flow_value})``: a variant that extends ``parent``.
+
+    Each rule is given with its value (YAML flow text) and a citation.
+    """
+
+    def build(variant_id: str, parent: str, rules: dict[str, str] | None = None) -> str:
+        text = (
+            'spec_version: "1.0"\n'
+            f"id: {variant_id}\n"
+            f"title: Test variant {variant_id}\n"
+            "publication: gamerules-com\n"
+            "summary: A variant written for the loader tests.\n"
+            f"extends: {parent}\n"
+        )
+        if rules:
+            text += "rules:\n"
+            for name, value in rules.items():
+                text += f"  {name}:\n    value: {value}\n{_CITE}"
+        return text
+
+    return build
+
+
+@pytest.fixture
+def write_variant(
+    write_yaml: Callable[..., Path], variant_text: Callable[..., str]
+) -> Callable[..., Path]:
+    """Like ``variant_text`` but writes ``<id>.yaml`` to ``tmp_path`` and returns its path."""
+
+    def write(variant_id: str = "my-variant", **changes: object) -> Path:
+        return write_yaml(variant_text(variant_id, **changes), f"{variant_id}.yaml")
+
+    return write
+
+
+@pytest.fixture
+def problems_of() -> Callable[..., list[Problem]]:
+    """``problems_of(*paths)``: every problem the catalogue finds in the given files.
+
+    The files are loaded next to the shipped variants (so they may extend them),
+    as ``matador validate PATH...`` does; problems in other files are left out.
+    """
+
+    def check(*paths: Path) -> list[Problem]:
+        catalog = Catalog.load(paths)
+        names = {str(path) for path in paths}
+        return [
+            problem
+            for problem in catalog.problems(sorted(catalog.given_ids))
+            if problem.file in names
+        ]
+
+    return check
+
+
+@dataclass(frozen=True)
+class CliResult:
+    """What one ``matador`` command did."""
+
+    code: int
+    out: str
+    err: str
+
+    @property
+    def err_lines(self) -> list[str]:
+        return self.err.splitlines()
+
+
+@pytest.fixture
+def matador() -> Callable[..., CliResult]:
+    """``matador(*argv)``: run the CLI in-process with StringIO streams.
+
+    Every call also checks the CLI's promise that it never shows a traceback.
+    """
+
+    def call(*argv: str | Path) -> CliResult:
+        out, err = io.StringIO(), io.StringIO()
+        code = run([str(arg) for arg in argv], out, err)
+        result = CliResult(code, out.getvalue(), err.getvalue())
+        assert "Traceback" not in result.out + result.err
+        return result
+
+    return call
+

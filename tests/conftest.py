@@ -42,6 +42,12 @@ def edit(text: str, old: str, new: str) -> str:
 
 
 @pytest.fixture(scope="session")
+def shipped_variant() -> Path:
+    """The path of the shipped gamerules-com variant."""
+    return SHIPPED_VARIANT
+
+
+@pytest.fixture(scope="session")
 def shipped_text() -> str:
     """The text of the shipped gamerules-com variant."""
     return SHIPPED_VARIANT.read_text(encoding="utf-8")

@@ -43,7 +43,7 @@ class _Parser(argparse.ArgumentParser):
             self._stdout.write(message)
         raise _Exit(status)
 
-    def print_help(self, file: TextIO | None = None) -> None:
+    def print_help(self, file: object = None) -> None:
         super().print_help(self._stdout)
 
 
@@ -61,7 +61,8 @@ def _parser(stdout: TextIO) -> _Parser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     def command(name: str, text: str) -> _Parser:
-        return commands.add_parser(name, help=text, description=text, stdout=stdout)  # type: ignore[no-any-return]
+        parser: _Parser = commands.add_parser(name, help=text, description=text, stdout=stdout)
+        return parser
 
     validate = command("validate", "check variant files (default: every shipped variant)")
     validate.add_argument("paths", nargs="*", metavar="PATH", help="variant files to check")

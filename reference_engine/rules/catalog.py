@@ -62,7 +62,8 @@ from .vocabulary import (
     Tie,
     TurnDirection,
 )
-from .yamldoc import Document, Path as DocPath, parse_yaml
+from .yamldoc import Document, parse_yaml
+from .yamldoc import Path as DocPath
 
 SPEC_VERSION = "1.0"
 
@@ -457,7 +458,7 @@ class Catalog:
                 declared[name] = (option, variant, raw)
                 overridden_since[name] = set()
             if depth == len(chain) - 1:
-                for name, (option, owner, raw) in declared.items():
+                for name, (_, owner, raw) in declared.items():
                     if owner is variant:
                         continue
                     touched = {
@@ -732,7 +733,8 @@ def _explain(error: jsonschema.ValidationError) -> tuple[str, str | None]:
     schema = error.schema if isinstance(error.schema, dict) else {}
     if validator == "additionalProperties":
         allowed = sorted(schema.get("properties", {}))
-        extra = sorted(set(error.instance) - set(allowed)) if isinstance(error.instance, dict) else []
+        instance = error.instance if isinstance(error.instance, dict) else {}
+        extra = sorted(set(instance) - set(allowed))
         fields = ", ".join(repr(name) for name in extra)
         return (
             f"unknown field {fields}",
@@ -741,7 +743,7 @@ def _explain(error: jsonschema.ValidationError) -> tuple[str, str | None]:
     if validator == "enum":
         return (
             f"{error.instance!r} is not an allowed value",
-            "allowed: " + ", ".join(map(str, error.validator_value)),
+            "allowed: " + ", ".join(map(str, schema.get("enum", []))),
         )
     if validator == "required":
         return error.message, "add the missing field"
@@ -935,7 +937,8 @@ _KEYS = {2: "two", 3: "three", 4: "four"}
 
 def _mode_incoherence(mode: MatadorMode) -> list[str]:
     problems = []
-    if mode.shape in (Shape.INLINE, Shape.CROSSWISE_OFFSET) and mode.open is not OpenValues.OUTER_HALF:
+    lies_along = mode.shape in (Shape.INLINE, Shape.CROSSWISE_OFFSET)
+    if lies_along and mode.open is not OpenValues.OUTER_HALF:
         problems.append(f"a {mode.shape} matador leaves its outer half open")
     if mode.shape is Shape.CROSSWISE and mode.open is OpenValues.OUTER_HALF:
         problems.append("a crosswise matador has no single outer half")

@@ -143,7 +143,8 @@ def _list(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     width = max(len(variant_id) for variant_id in catalog.ids())
     for variant_id in catalog.ids():
         data = catalog.files[variant_id].data
-        stdout.write(f"{variant_id:<{width}}  {publications[data['publication']]}\n")
+        publication = publications.get(data["publication"], data["publication"])
+        stdout.write(f"{variant_id:<{width}}  {publication}\n")
         stdout.write(f"{'':<{width}}  {' '.join(data['summary'].split())}\n")
     return EXIT_OK
 

@@ -172,4 +172,3 @@ def matador() -> Callable[..., CliResult]:
         return result
 
     return call
-

@@ -356,7 +356,7 @@ class Catalog:
         seen: dict[str, str] = {}
         for variant in chain:
             for index, gap in enumerate(variant.data.get("gaps", [])):
-                if gap["id"] in seen and seen[gap["id"]] != variant.id:
+                if gap["id"] in seen:
                     problems.append(
                         variant.problem(
                             ProblemCode.DUPLICATE_GAP,
@@ -487,30 +487,30 @@ class Catalog:
     ) -> Rules:
         leaf = chain[-1]
         problems: list[Problem] = []
+        option_problems = []
         for name, value in chosen.items():
             if name not in declared:
-                raise OptionError(
-                    [
-                        Problem(
-                            code=ProblemCode.UNKNOWN_OPTION,
-                            message=f"variant {leaf.id!r} has no option {name!r}",
-                            file="<options>",
-                            fix="options: " + (", ".join(sorted(declared)) or "none"),
-                        )
-                    ]
+                option_problems.append(
+                    Problem(
+                        code=ProblemCode.UNKNOWN_OPTION,
+                        message=f"variant {leaf.id!r} has no option {name!r}",
+                        file="<options>",
+                        fix="options: " + (", ".join(sorted(declared)) or "none"),
+                    )
                 )
+                continue
             option = declared[name][0]
             if value not in {v.name for v in option.values}:
-                raise OptionError(
-                    [
-                        Problem(
-                            code=ProblemCode.UNKNOWN_OPTION_VALUE,
-                            message=f"option {name!r} of {leaf.id!r} has no value {value!r}",
-                            file="<options>",
-                            fix="values: " + ", ".join(v.name for v in option.values),
-                        )
-                    ]
+                option_problems.append(
+                    Problem(
+                        code=ProblemCode.UNKNOWN_OPTION_VALUE,
+                        message=f"option {name!r} of {leaf.id!r} has no value {value!r}",
+                        file="<options>",
+                        fix="values: " + ", ".join(v.name for v in option.values),
+                    )
                 )
+        if option_problems:
+            raise OptionError(option_problems)
 
         entries: dict[str, _Entry] = {}
         for variant in chain:
@@ -711,9 +711,23 @@ def schema_problems(document: Document, schema: Mapping[str, Any]) -> list[Probl
     """Every JSON Schema violation in ``document``, located and explained."""
     validator = jsonschema.Draft202012Validator(schema)
     problems = []
-    for error in sorted(validator.iter_errors(document.data), key=lambda e: list(e.absolute_path)):
+    errors = sorted(validator.iter_errors(document.data), key=lambda e: list(e.absolute_path))
+    for error in errors:
         for leaf in _leaves(error):
             path = tuple(leaf.absolute_path)
+            if leaf.validator == "additionalProperties" and isinstance(leaf.instance, dict):
+                subschema = leaf.schema if isinstance(leaf.schema, dict) else {}
+                allowed = sorted(subschema.get("properties", {}))
+                for extra in sorted(set(leaf.instance) - set(allowed)):
+                    problems.append(
+                        document.problem(
+                            ProblemCode.SCHEMA,
+                            (*path, extra),
+                            f"unknown field {extra!r}",
+                            "allowed here: " + ", ".join(allowed),
+                        )
+                    )
+                continue
             message, fix = _explain(leaf)
             problems.append(document.problem(ProblemCode.SCHEMA, path, message, fix))
     return problems
@@ -731,15 +745,6 @@ def _leaves(error: jsonschema.ValidationError) -> list[jsonschema.ValidationErro
 def _explain(error: jsonschema.ValidationError) -> tuple[str, str | None]:
     validator = error.validator
     schema = error.schema if isinstance(error.schema, dict) else {}
-    if validator == "additionalProperties":
-        allowed = sorted(schema.get("properties", {}))
-        instance = error.instance if isinstance(error.instance, dict) else {}
-        extra = sorted(set(instance) - set(allowed))
-        fields = ", ".join(repr(name) for name in extra)
-        return (
-            f"unknown field {fields}",
-            "allowed here: " + ", ".join(allowed) if allowed else "remove it",
-        )
     if validator == "enum":
         return (
             f"{error.instance!r} is not an allowed value",
@@ -752,9 +757,15 @@ def _explain(error: jsonschema.ValidationError) -> tuple[str, str | None]:
     if validator == "anyOf" and all(
         sub.validator == "required" for sub in error.context or []
     ):
-        return "a rule needs a citation (cite) or the id of the gap that explains it", None
+        return (
+            "a rule needs a citation (cite) or the id of the gap that explains it",
+            "add cite: [...], or gap: <the id of a gap recorded in this file>",
+        )
     if validator == "oneOf" and all(sub.validator == "required" for sub in error.context or []):
-        return "give exactly one of: option, unplayable_because", None
+        return (
+            "an alternative needs exactly one of: option, unplayable_because",
+            "name the option that plays it, or say why it cannot be played",
+        )
     return error.message, None
 
 
@@ -917,14 +928,13 @@ def check_rules(rules: Rules) -> list[tuple[str, ProblemCode, str, str]]:
                 first.shape is second.shape
                 and _tiles_overlap(first.tiles, second.tiles)
                 and _ends_overlap(first.ends, second.ends)
-                and first.open is second.open
-                and first.leaves != second.leaves
+                and (first.open is not second.open or first.leaves != second.leaves)
             ):
                 found.append(
                     (
                         "matador_modes",
                         ProblemCode.INCOHERENT,
-                        f"modes {i} and {j} can put the same matador down the same way "
+                        f"modes {i} and {j} can put the same matador down in the same shape "
                         "but leave different ends",
                         "make their tiles, ends or shapes disjoint",
                     )

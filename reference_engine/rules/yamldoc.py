@@ -105,6 +105,7 @@ class _Builder:
         )
 
     def build(self, node: Node, path: Path) -> Any:
+        """Build ``node`` into plain data, recording its position under ``path``."""
         self.count += 1
         if self.count > MAX_VALUES:
             raise _TooLarge(node)
@@ -160,7 +161,7 @@ class _Builder:
                     "write the keys out in full",
                 )
                 continue
-            key = self.build(key_node, path) if isinstance(key_node, ScalarNode) else None
+            key = self._key(key_node, path)
             if not isinstance(key, str):
                 self._problem(
                     ProblemCode.NON_STRING_KEY,
@@ -184,6 +185,14 @@ class _Builder:
             result[key] = self.build(value_node, (*path, key))
         return result
 
+    def _key(self, node: Node, path: Path) -> Any:
+        if not isinstance(node, ScalarNode) or node.tag not in _PLAIN_TAGS:
+            return None
+        try:
+            return self.loader.construct_object(node, deep=True)
+        except yaml.YAMLError:
+            return None
+
 
 class _TooLarge(Exception):
     def __init__(self, node: Node) -> None:
@@ -192,16 +201,18 @@ class _TooLarge(Exception):
 
 def read_text(raw: bytes, name: str) -> tuple[str | None, list[Problem]]:
     """Decode ``raw`` as UTF-8 (a BOM is allowed), or report where it is not."""
+    start = 3 if raw.startswith(b"\xef\xbb\xbf") else 0
     try:
-        return raw.decode("utf-8-sig"), []
+        return raw[start:].decode("utf-8"), []
     except UnicodeDecodeError as error:
-        before = raw[: error.start]
-        line = before.count(b"\n") + 1
-        column = error.start - (before.rfind(b"\n") + 1) + 1
+        offset = start + error.start
+        line_start = raw.rfind(b"\n", start, offset) + 1 or start
+        line = raw.count(b"\n", start, offset) + 1
+        column = len(raw[line_start:offset].decode("utf-8", errors="replace")) + 1
         return None, [
             Problem(
                 code=ProblemCode.NOT_UTF8,
-                message=f"not UTF-8: byte 0x{raw[error.start]:02x} at offset {error.start}",
+                message=f"not UTF-8: byte 0x{raw[offset]:02x} at offset {offset}",
                 file=name,
                 line=line,
                 column=column,
@@ -215,7 +226,20 @@ def parse_yaml(raw: bytes, name: str) -> tuple[Document | None, list[Problem]]:
     text, problems = read_text(raw, name)
     if text is None:
         return None, problems
-    loader = _Loader(text)
+    try:
+        loader = _Loader(text)
+    except yaml.reader.ReaderError as error:
+        before = text[: error.position]
+        return None, [
+            Problem(
+                code=ProblemCode.YAML_SYNTAX,
+                message=f"character {error.character!r} is not allowed in YAML",
+                file=name,
+                line=before.count("\n") + 1,
+                column=error.position - (before.rfind("\n") + 1) + 1,
+                fix="remove the control character",
+            )
+        ]
     try:
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as error:
@@ -238,7 +262,7 @@ def parse_yaml(raw: bytes, name: str) -> tuple[Document | None, list[Problem]]:
     finally:
         loader.dispose()
     if node is None:
-        return Document(name=name, data=None), []
+        return Document(name=name, data=None, positions={(): (1, 1)}), []
     builder = _Builder(name, loader)
     try:
         data = builder.build(node, ())

@@ -1,0 +1,447 @@
+"""The ``matador`` command line: validate, list and show.
+
+The CLI is driven in-process through ``reference_engine.cli.run`` (see the
+``matador`` fixture, which also checks that no traceback is ever printed);
+one test runs it as ``python -m reference_engine.cli``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from reference_engine.cli import run
+from reference_engine.rules import (
+    Catalog,
+    OptionError,
+    ProblemCode,
+    parse_option_assignments,
+)
+from reference_engine.rules.catalog import variants_dir
+
+REPO = Path(__file__).resolve().parents[1]
+
+#: One problem as ``validate`` and ``show`` print it: file:line:col: $.path: message (fix)
+PROBLEM_LINE = re.compile(
+    r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): (?P<path>\$\S*): (?P<message>.+) \((?P<fix>.+)\)$"
+)
+SUMMARY_LINE = re.compile(r"^(?P<count>\d+) problem\(s\) in (?P<files>\d+) file\(s\) checked$")
+
+
+def shipped_ids() -> list[str]:
+    """The ids of the shipped variants, from the file names in variants/."""
+    return sorted(path.stem for path in variants_dir().glob("*.yaml"))
+
+
+# --------------------------------------------------------------------------- bad files
+
+
+@dataclass(frozen=True)
+class BadFile:
+    """A broken variant file: how to build it and the document path of its problem."""
+
+    json_path: str
+    replace: tuple[tuple[str, str], ...] = ()
+    append: str = ""
+    content: bytes | None = None
+    name: str = "my-variant.yaml"
+    encoding: str = "utf-8"
+
+
+BAD_FILES = {
+    "yaml-syntax": BadFile("$", replace=(("title: Matador as", "title: Matador: as"),)),
+    "duplicate-key": BadFile("$.title", append="title: Another title\n"),
+    "unknown-field": BadFile("$.colour", append="colour: red\n"),
+    "wrong-type": BadFile("$.rules.players.value", replace=(("value: [2, 3, 4]", 'value: "two"'),)),
+    "not-in-enum": BadFile(
+        "$.rules.opener.value", replace=(("value: highest_double", "value: biggest_double"),)
+    ),
+    "non-string-key": BadFile("$", append="on: true\n"),
+    "yaml-tag": BadFile("$.x", append="x: !!python/object:os.system {}\n"),
+    "recursive-alias": BadFile("$.loop[0]", append="loop: &a [*a]\n"),
+    "merge-key": BadFile("$.merged", append="base: &x {a: 1}\nmerged:\n  <<: *x\n"),
+    "not-utf8": BadFile(
+        "$", replace=(("title: Matador as", "title: Matadoré as"),), encoding="latin-1"
+    ),
+    "not-a-mapping": BadFile("$", content=b"- a\n- b\n"),
+    "id-mismatch": BadFile("$.id", name="other-name.yaml"),
+    "missing-parent": BadFile("$.extends", append="extends: no-such-variant\n"),
+    "extends-cycle": BadFile("$.extends", append="extends: my-variant\n"),
+    "unknown-publication": BadFile(
+        "$.publication",
+        replace=(("publication: gamerules-com\nsummary", "publication: nowhere\nsummary"),),
+    ),
+    "unknown-gap": BadFile(
+        "$.rules.turn_direction.gap", replace=(("gap: direction-silent", "gap: no-such-gap"),)
+    ),
+    "bad-default": BadFile(
+        "$.options.draw.default", replace=(("default: until_playable", "default: sometimes"),)
+    ),
+    "deal-too-large": BadFile(
+        "$.rules.hand_size",
+        replace=(
+            ("value: {two: 7, three: 6, four: 5}", "value: {two: 7, three: 7, four: 7}"),
+            ("value: {two: 0, three: 0, four: 0}", "value: {two: 2, three: 2, four: 2}"),
+        ),
+    ),
+    "player-counts": BadFile("$.rules.hand_size", replace=(("value: [2, 3, 4]", "value: [2, 3]"),)),
+    "incoherent": BadFile(
+        "$.rules.partnership", replace=(("value: none\n", "value: two_vs_two\n"),)
+    ),
+}
+
+# Bad files that once printed badly; each fix is named beside it.
+FIXED_BAD_FILES = {
+    "empty-file": (
+        BadFile("$", content=b""),
+        "catalog.read_variant_file reports an empty file with no line, column or path",
+    ),
+    "no-citation": (
+        BadFile(
+            "$.rules.turn_direction",
+            replace=(("    gap: direction-silent\n", ""),),
+        ),
+        "catalog._explain gives the 'needs a citation' problem no fix",
+    ),
+    "control-character": (
+        BadFile("$", append='x: "bell \x07"\n'),
+        "yamldoc.parse_yaml lets yaml.reader.ReaderError escape: the CLI shows a traceback",
+    ),
+}
+
+
+def _bad_file_params() -> list[object]:
+    cases = {**BAD_FILES, **{name: case for name, (case, _) in FIXED_BAD_FILES.items()}}
+    return [pytest.param(case, id=name) for name, case in cases.items()]
+
+
+@pytest.fixture(params=_bad_file_params())
+def bad_file(request, variant_text, write_yaml) -> tuple[Path, BadFile]:
+    """A broken variant file written to tmp_path, with its description."""
+    case: BadFile = request.param
+    if case.content is not None:
+        raw = case.content
+    else:
+        raw = variant_text(replace=case.replace, append=case.append).encode(case.encoding)
+    return write_yaml(raw, case.name), case
+
+
+# --------------------------------------------------------------------------- validate
+
+
+def test_validate_without_arguments_checks_every_shipped_variant(matador):
+    result = matador("validate")
+
+    assert result.code == 0, result.err
+    assert result.err == ""
+    for variant_id in shipped_ids():
+        assert variant_id in result.out
+
+
+def test_validate_good_file_exits_0_and_names_it(matador, write_variant):
+    path = write_variant("my-variant")
+
+    result = matador("validate", path)
+
+    assert result.code == 0, result.err
+    assert result.out == "1 variant file(s) valid: my-variant\n"
+    assert result.err == ""
+
+
+def test_validate_shipped_file_by_path_exits_0(matador, shipped_variant):
+    result = matador("validate", shipped_variant)
+
+    assert result.code == 0, result.err
+    assert "gamerules-com" in result.out
+
+
+def test_validate_bad_file_exits_1_with_one_located_line_per_problem(matador, bad_file):
+    path, case = bad_file
+
+    result = matador("validate", path)
+
+    assert result.code == 1
+    assert result.out == ""
+    *problems, summary = result.err_lines
+    assert problems
+    for line in problems:
+        match = PROBLEM_LINE.match(line)
+        assert match, line
+        assert match["file"] == str(path)
+    assert any(PROBLEM_LINE.match(line)["path"] == case.json_path for line in problems)
+    assert SUMMARY_LINE.match(summary)["count"] == str(len(problems))
+
+
+def test_validate_reports_every_problem_of_a_file(matador, write_variant):
+    path = write_variant(
+        replace=[
+            ("value: highest_double", "value: biggest_double"),
+            ("value: [2, 3, 4]", 'value: "two"'),
+        ],
+        append="colour: red\n",
+    )
+
+    result = matador("validate", path)
+
+    assert result.code == 1
+    assert result.err_lines[-1] == "3 problem(s) in 1 file(s) checked"
+    assert len(result.err_lines) == 4
+
+
+def test_validate_reports_problems_of_every_file_given(matador, write_yaml, child_text):
+    orphan = write_yaml(child_text("orphan", "no-such-variant"), "orphan.yaml")
+    broken = write_yaml("a: [1, 2\n", "broken.yaml")
+
+    result = matador("validate", orphan, broken)
+
+    assert result.code == 1
+    files = {PROBLEM_LINE.match(line)["file"] for line in result.err_lines[:-1]}
+    assert files == {str(orphan), str(broken)}
+    assert result.err_lines[-1] == "2 problem(s) in 2 file(s) checked"
+
+
+def test_validate_child_of_shipped_variant_exits_0(matador, write_yaml, child_text):
+    text = child_text("child", "gamerules-com", rules={"hand_size": "{two: 6, three: 5, four: 4}"})
+
+    result = matador("validate", write_yaml(text, "child.yaml"))
+
+    assert result.code == 0, result.err
+    assert "child" in result.out
+
+
+def test_validate_directory_is_a_usage_error(matador, tmp_path):
+    result = matador("validate", tmp_path)
+
+    assert result.code == 2
+    assert result.err == f"matador validate: {tmp_path} is a directory; give variant files\n"
+
+
+def test_validate_missing_file_exits_1_and_names_it(matador, tmp_path):
+    path = tmp_path / "absent.yaml"
+
+    result = matador("validate", path)
+
+    assert result.code == 1
+    assert result.err_lines[0].startswith(f"{path}: cannot read the file")
+    assert "(check the path)" in result.err_lines[0]
+
+
+def test_alias_bomb_is_rejected_quickly_by_validate(matador, write_yaml):
+    levels = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    for level in range(1, 9):
+        alias = f"*a{level - 1}"
+        levels.append(f"a{level}: &a{level} [{', '.join([alias] * 9)}]")
+    path = write_yaml("\n".join(levels) + "\n")
+
+    result = matador("validate", path)
+
+    assert result.code == 1
+    assert "alias bomb" in result.err_lines[0]
+
+
+# --------------------------------------------------------------------------- list
+
+
+def test_list_prints_every_shipped_variant_id(matador):
+    result = matador("list")
+
+    assert result.code == 0
+    listed = {line.split()[0] for line in result.out.splitlines() if not line.startswith(" ")}
+    assert listed == set(shipped_ids())
+
+
+def test_list_names_each_variant_publication(matador):
+    result = matador("list")
+
+    assert re.search(r"^gamerules-com +gamerules\.com, Matador$", result.out, re.MULTILINE)
+
+
+def test_list_survives_a_shipped_variant_with_unknown_publication(
+    matador, write_variant, monkeypatch
+):
+    path = write_variant(
+        replace=[("publication: gamerules-com\nsummary", "publication: x\nsummary")]
+    )
+    catalog = Catalog.load([path], with_shipped=False)
+    monkeypatch.setattr(Catalog, "shipped", classmethod(lambda cls: catalog))
+
+    result = matador("list")
+
+    assert "my-variant" in result.out
+
+
+def test_list_runs_as_a_module():
+    completed = subprocess.run(
+        [sys.executable, "-m", "reference_engine.cli", "list"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+    assert completed.returncode == 0, completed.stderr
+    assert "gamerules-com" in completed.stdout
+    assert completed.stderr == ""
+
+
+# --------------------------------------------------------------------------- show
+
+
+def test_show_prints_rules_with_their_citations(matador):
+    result = matador("show", "gamerules-com")
+
+    assert result.code == 0, result.err
+    lines = result.out.splitlines()
+    assert "  max_pip: 6" in lines
+    following = lines[lines.index("  max_pip: 6") + 1]
+    assert following.startswith("      cites gamerules.com, Matador [text 000, opening paragraphs]")
+
+
+def test_show_prints_the_gap_behind_an_uncited_rule(matador):
+    result = matador("show", "gamerules-com")
+
+    lines = result.out.splitlines()
+    following = lines[lines.index("  turn_direction: unspecified") + 1]
+    assert following == "      chosen reading: see gap direction-silent"
+
+
+@pytest.fixture(scope="module")
+def shown_json():
+    out, err = io.StringIO(), io.StringIO()
+    assert run(["show", "gamerules-com", "--json"], out, err) == 0, err.getvalue()
+    return json.loads(out.getvalue())
+
+
+def test_show_json_gives_max_pip_6(shown_json):
+    assert shown_json["rules"]["max_pip"]["value"] == 6
+
+
+def test_show_json_every_set_rule_has_a_citation_or_a_gap(shown_json):
+    for name, entry in shown_json["rules"].items():
+        if entry["set_by"] is not None:
+            assert entry["cite"] or entry["gap"], name
+
+
+def test_show_json_unset_rules_are_the_inapplicable_ones(shown_json):
+    for name, entry in shown_json["rules"].items():
+        if entry["set_by"] is None:
+            assert entry["value"] is None, name
+            assert entry["applicable"] is False, name
+
+
+def test_show_json_citations_are_complete(shown_json):
+    for name, entry in shown_json["rules"].items():
+        for citation in entry["cite"]:
+            assert set(citation) == {"publication", "text", "section", "says"}, name
+            assert all(citation.values()), name
+
+
+def test_show_with_option_shows_the_rule_it_sets(matador):
+    result = matador("show", "gamerules-com", "-o", "draw=pass")
+
+    assert result.code == 0, result.err
+    lines = result.out.splitlines()
+    assert lines[lines.index("  draw_when: never") + 1] == "      set by option draw=pass"
+    assert "  draw=pass  (chosen)  (also: until_playable, reserve_two, one_then_pass)" in lines
+
+
+def test_show_json_with_option_records_the_option(matador):
+    result = matador("show", "gamerules-com", "--option", "draw=pass", "--json")
+
+    draw_when = json.loads(result.out)["rules"]["draw_when"]
+    assert draw_when["value"] == "never"
+    assert draw_when["set_by"] == {"variant": "gamerules-com", "option": "draw=pass"}
+
+
+def test_show_unknown_variant_exits_1_listing_the_known_ones(matador):
+    result = matador("show", "nope")
+
+    assert result.code == 1
+    assert result.out == ""
+    assert result.err_lines == [
+        "<request>: no variant 'nope' (known variants: " + ", ".join(shipped_ids()) + ")"
+    ]
+
+
+@pytest.mark.parametrize("option", ["draw", "=pass", "draw="])
+def test_show_option_without_name_equals_value_exits_1(matador, option):
+    result = matador("show", "gamerules-com", "--option", option)
+
+    assert result.code == 1
+    assert result.out == ""
+    assert result.err_lines == [
+        f"<command line>: option {option!r} is not NAME=VALUE (write it as --option NAME=VALUE)"
+    ]
+
+
+def test_option_without_equals_sign_is_bad_option_syntax():
+    with pytest.raises(OptionError) as raised:
+        parse_option_assignments(["draw"])
+
+    assert raised.value.codes == {ProblemCode.BAD_OPTION_SYNTAX}
+
+
+@pytest.mark.parametrize(
+    ("option", "expected"),
+    [
+        ("nope=x", "<options>: variant 'gamerules-com' has no option 'nope'"),
+        ("draw=sometimes", "<options>: option 'draw' of 'gamerules-com' has no value 'sometimes'"),
+    ],
+)
+def test_show_unknown_option_or_value_exits_1(matador, option, expected):
+    result = matador("show", "gamerules-com", "-o", option)
+
+    assert result.code == 1
+    assert result.err_lines[0].startswith(expected)
+
+
+def test_show_option_given_twice_differently_exits_1(matador):
+    result = matador("show", "gamerules-com", "-o", "draw=pass", "-o", "draw=reserve_two")
+
+    assert result.code == 1
+    assert "given twice" in result.err
+
+
+# --------------------------------------------------------------------------- usage
+
+
+def test_no_arguments_prints_help_and_exits_2(matador):
+    result = matador()
+
+    assert result.code == 2
+    assert result.out.startswith("usage: matador")
+    for command in ("validate", "list", "show"):
+        assert command in result.out
+
+
+def test_help_exits_0(matador):
+    result = matador("--help")
+
+    assert result.code == 0
+    assert result.out.startswith("usage: matador")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        pytest.param(["frobnicate"], "invalid choice: 'frobnicate'", id="unknown-subcommand"),
+        pytest.param(["show"], "the following arguments are required: ID", id="missing-id"),
+        pytest.param(["show", "gamerules-com", "--bogus"], "unrecognized arguments", id="bad-flag"),
+        pytest.param(["list", "extra"], "unrecognized arguments", id="extra-argument"),
+    ],
+)
+def test_usage_error_exits_2_with_one_line(matador, argv, message):
+    result = matador(*argv)
+
+    assert result.code == 2
+    assert len(result.err_lines) == 1
+    assert result.err_lines[0].startswith("matador")
+    assert message in result.err_lines[0]

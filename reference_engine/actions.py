@@ -1,0 +1,157 @@
+"""Actions and their text notation (spec/notation.md).
+
+=============  ===================================================
+``6-6``        open the hand with [6-6]
+``2-5@R:5``    put [2-5] on the right end, in line, leaving 5 open
+``2-5@Lx``     put [2-5] across the left end (both halves, or T)
+``2-5@R^5``    put [2-5] across the right end with its 5 standing out (L)
+``draw``       take a tile from the boneyard
+``pass``       end the turn without playing
+=============  ===================================================
+
+Actions are small hashable values with a text round trip:
+``Action.parse(str(action)) == action``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import ClassVar, Union
+
+from .errors import NotationError
+from .rules.vocabulary import Shape
+from .tiles import Tile
+
+END_NAMES = ("L", "R")
+_SHAPE_ORDER = {Shape.INLINE: 0, Shape.CROSSWISE: 1, Shape.CROSSWISE_OFFSET: 2}
+_PLAY = re.compile(
+    r"^(?P<tile>\[?\d{1,2}[-|]\d{1,2}\]?)"
+    r"(?:@(?P<end>[LR])(?:(?::(?P<inline>\d{1,2}))|(?P<cross>x)|(?:\^(?P<offset>\d{1,2}))))?$"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Put a tile down: the opening tile (``end`` None) or a placement on an end."""
+
+    tile: Tile
+    end: int | None = None
+    shape: Shape = Shape.INLINE
+    open: int | None = None
+
+    kind: ClassVar[str] = "play"
+
+    def __post_init__(self) -> None:
+        if self.end is None:
+            if self.shape is not Shape.INLINE or self.open is not None:
+                raise NotationError("the opening tile has no end, shape or open value")
+            return
+        if self.end not in (0, 1):
+            raise NotationError(f"end {self.end!r} is not 0 (L) or 1 (R)")
+        if (self.shape is Shape.CROSSWISE) != (self.open is None):
+            raise NotationError("a crosswise play has no open value; other plays have one")
+        if self.open is not None and self.open not in self.tile:
+            raise NotationError(f"{self.open} is not a half of {self.tile}")
+
+    @property
+    def is_opening(self) -> bool:
+        """Whether this puts down the first tile of the hand."""
+        return self.end is None
+
+    def sort_key(self) -> tuple[int, ...]:
+        """The canonical order of actions: plays by tile, end, shape, open; then draw, pass."""
+        return (
+            0,
+            self.tile.low,
+            self.tile.high,
+            -1 if self.end is None else self.end,
+            _SHAPE_ORDER[self.shape],
+            -1 if self.open is None else self.open,
+        )
+
+    def __str__(self) -> str:
+        if self.end is None:
+            return str(self.tile)
+        end = END_NAMES[self.end]
+        if self.shape is Shape.INLINE:
+            return f"{self.tile}@{end}:{self.open}"
+        if self.shape is Shape.CROSSWISE:
+            return f"{self.tile}@{end}x"
+        return f"{self.tile}@{end}^{self.open}"
+
+    def __repr__(self) -> str:
+        return f"Action.parse({str(self)!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Take the next tile from the boneyard."""
+
+    kind: ClassVar[str] = "draw"
+
+    def sort_key(self) -> tuple[int, ...]:
+        """Draw sorts after every play."""
+        return (1,)
+
+    def __str__(self) -> str:
+        return "draw"
+
+    def __repr__(self) -> str:
+        return "Action.parse('draw')"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """End the turn without playing (knock)."""
+
+    kind: ClassVar[str] = "pass"
+
+    def sort_key(self) -> tuple[int, ...]:
+        """Pass sorts last."""
+        return (2,)
+
+    def __str__(self) -> str:
+        return "pass"
+
+    def __repr__(self) -> str:
+        return "Action.parse('pass')"
+
+
+AnyAction = Union[Play, Draw, Pass]
+
+DRAW = Draw()
+PASS = Pass()
+
+
+class Action:
+    """Namespace for reading actions: ``Action.parse("2-5@R:5")``."""
+
+    @staticmethod
+    def parse(text: str) -> AnyAction:
+        """Read one action in the project's notation; raises :class:`NotationError`."""
+        cleaned = text.strip()
+        lowered = cleaned.lower()
+        if lowered == "draw":
+            return DRAW
+        if lowered in ("pass", "knock"):
+            return PASS
+        found = _PLAY.match(cleaned)
+        if not found:
+            raise NotationError(
+                f"{text!r} is not an action (examples: 6-6, 2-5@R:5, 2-5@Lx, 2-5@R^5, draw, pass)"
+            )
+        tile = Tile.parse(found["tile"])
+        if found["end"] is None:
+            return Play(tile)
+        end = END_NAMES.index(found["end"])
+        if found["cross"]:
+            return Play(tile, end, Shape.CROSSWISE, None)
+        if found["offset"] is not None:
+            return Play(tile, end, Shape.CROSSWISE_OFFSET, int(found["offset"]))
+        return Play(tile, end, Shape.INLINE, int(found["inline"]))
+
+
+def sort_actions(actions: list[AnyAction]) -> list[AnyAction]:
+    """Actions in canonical order."""
+    return sorted(actions, key=lambda action: action.sort_key())

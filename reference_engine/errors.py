@@ -1,0 +1,63 @@
+"""Typed errors of the engine: bad notation, bad deals, and refused actions.
+
+A refused action carries a :class:`Reason` from a closed vocabulary (what
+conformance cases and the protocol compare), the rule that forbids it, and
+that rule's citations, so a dispute can be settled by pointing at the source.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .rules.model import Citation
+
+
+class Reason(str, Enum):
+    """Why an action is refused: the closed vocabulary engines are compared on."""
+
+    HAND_OVER = "hand_over"
+    NOT_YOUR_TURN = "not_your_turn"
+    TILE_NOT_IN_HAND = "tile_not_in_hand"
+    NO_SUCH_END = "no_such_end"
+    WRONG_OPENING = "wrong_opening"
+    DOES_NOT_MATCH_END = "does_not_match_end"
+    PLACEMENT_NOT_ALLOWED = "placement_not_allowed"
+    MUST_PLAY_MATADOR = "must_play_matador"
+    MUST_PLAY = "must_play"
+    MUST_DRAW = "must_draw"
+    PASS_NOT_ALLOWED = "pass_not_allowed"
+    DRAW_NOT_ALLOWED = "draw_not_allowed"
+    RESERVE_REACHED = "reserve_reached"
+    ONLY_DRAWN_TILE = "only_drawn_tile"
+    MUST_PLAY_DRAWN = "must_play_drawn"
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+class NotationError(ValueError):
+    """Text that is not a tile or an action in the project's notation."""
+
+
+class DealError(ValueError):
+    """A deal that does not fit the rules: wrong hand sizes, unknown or repeated tiles."""
+
+
+class IllegalActionError(ValueError):
+    """An action the rules refuse, with the reason code and the rule that decides it."""
+
+    def __init__(
+        self,
+        reason: Reason,
+        message: str,
+        *,
+        rule: str | None = None,
+        citations: tuple[Citation, ...] = (),
+    ) -> None:
+        self.reason = reason
+        self.rule = rule
+        self.citations = citations
+        self.detail = message
+        super().__init__(f"{reason.value}: {message}")

@@ -1,0 +1,465 @@
+"""One hand of Matador under any resolved variant (spec/SPEC.md sections 6 to 9).
+
+:class:`Hand` is a state machine with a verify / can / do trio:
+:meth:`Hand.verify` raises :class:`IllegalActionError` with a reason code and
+the rule that decides it, :meth:`Hand.is_legal` answers yes or no, and
+:meth:`Hand.apply` verifies then changes the state. :meth:`Hand.legal_actions`
+is the exact, canonically ordered set of actions for the player to act, which
+is what engines are compared on. Every applied action goes to ``history``.
+
+No variant is named here: every difference between sources comes from the
+rules object, through the tables of :mod:`reference_engine.compiled`.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from .actions import DRAW, PASS, AnyAction, Draw, Pass, Play
+from .compiled import Compiled, OpenEnd, compiled
+from .deal import Deal, seats_after
+from .errors import IllegalActionError, Reason
+from .rules.model import Rules
+from .rules.vocabulary import (
+    AfterSingleDraw,
+    DrawsPerTurn,
+    DrawWhen,
+    NobodyHasDouble,
+    Opener,
+    OpeningTile,
+    PassWhen,
+)
+from .scoring import Outcome, Termination, score
+from .tiles import Tile
+
+
+class Phase(str, Enum):
+    """Where a hand is."""
+
+    OPENING = "opening"
+    PLAY = "play"
+    OVER = "over"
+
+
+class Hand:
+    """The state of one hand: hands, boneyard, line ends, whose turn, history."""
+
+    def __init__(self, rules: Rules, deal: Deal) -> None:
+        deal.check(rules)
+        self.rules = rules
+        self.table: Compiled = compiled(rules)
+        self.deal = deal
+        self.players = len(deal.hands)
+        self.history: list[AnyAction] = []
+        self.outcome: Outcome | None = None
+        self.opener: int | None = None
+        index = self.table.index
+        self._hands = [self.table.mask(hand) for hand in deal.hands]
+        self._boneyard = [index[tile] for tile in deal.boneyard]
+        self._drawn = 0
+        self._reserve = rules.reserve.for_players(self.players)
+        self._ends: list[int] = []
+        self._passes = 0
+        self._single_drawn: int | None = None
+        self._forced_play = False
+        self._legal: tuple[AnyAction, ...] | None = None
+        self._draw_for_double = False
+        self._opening_tiles = 0
+        self.current = 0
+        self.phase = Phase.OPENING
+        self._choose_opener()
+
+    # ------------------------------------------------------------------ observing
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the hand has ended."""
+        return self.phase is Phase.OVER
+
+    def hand_of(self, seat: int) -> tuple[Tile, ...]:
+        """The tiles ``seat`` holds, in canonical order."""
+        return self.table.tiles_of(self._hands[seat])
+
+    @property
+    def ends(self) -> tuple[OpenEnd, ...]:
+        """The open ends, end 0 (L) then end 1 (R); empty before the opening."""
+        return tuple(self.table.kinds[kind] for kind in self._ends)
+
+    @property
+    def boneyard_count(self) -> int:
+        """Tiles left in the boneyard."""
+        return len(self._boneyard) - self._drawn
+
+    @property
+    def drawn_this_turn(self) -> Tile | None:
+        """The tile drawn under a one-draw rule this turn, if any."""
+        return None if self._single_drawn is None else self.table.tiles[self._single_drawn]
+
+    def pips(self) -> tuple[int, ...]:
+        """Hand points per seat (doubles count both halves)."""
+        return tuple(sum(tile.pips for tile in self.hand_of(seat)) for seat in range(self.players))
+
+    # ------------------------------------------------------------------ legality
+
+    def legal_actions(self) -> tuple[AnyAction, ...]:
+        """Every legal action of the player to act, in canonical order."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def is_legal(self, action: AnyAction, player: int | None = None) -> bool:
+        """Whether ``action`` (by ``player``, if given) may be applied now."""
+        if self.phase is Phase.OVER or (player is not None and player != self.current):
+            return False
+        return action in self.legal_actions()
+
+    def verify(self, action: AnyAction, player: int | None = None) -> None:
+        """Raise :class:`IllegalActionError` unless ``action`` may be applied now."""
+        if self.phase is Phase.OVER:
+            raise self._refuse(Reason.HAND_OVER, "the hand is over", None)
+        if player is not None and player != self.current:
+            raise self._refuse(
+                Reason.NOT_YOUR_TURN, f"it is seat {self.current}'s turn, not seat {player}'s", None
+            )
+        if action not in self.legal_actions():
+            raise self._why_not(action)
+
+    def apply(self, action: AnyAction, player: int | None = None) -> None:
+        """Verify ``action`` and carry it out."""
+        self.verify(action, player)
+        self._do(action)
+
+    # ------------------------------------------------------------------ the opening
+
+    def _choose_opener(self) -> None:
+        rules, table = self.rules, self.table
+        doubles = table.opening_doubles
+        if rules.opener in (Opener.HIGHEST_DOUBLE, Opener.LOWEST_DOUBLE):
+            order = doubles[::-1] if rules.opener is Opener.HIGHEST_DOUBLE else doubles
+            for double in order:
+                for seat in range(self.players):
+                    if self._hands[seat] >> double & 1:
+                        self._set_opening(seat, 1 << double)
+                        return
+            self._nobody_has_double()
+            return
+        designated = self._designated()
+        if rules.opening_tile is OpeningTile.ANY_TILE:
+            self._set_opening(designated, self._hands[designated])
+            return
+        for seat in [designated, *seats_after(designated, self.players)[:-1]]:
+            held = [double for double in doubles if self._hands[seat] >> double & 1]
+            if held:
+                self._set_opening(seat, 1 << held[-1])
+                return
+            if rules.opener_lacks_double is None:
+                break
+        self._nobody_has_double()
+
+    def _designated(self) -> int:
+        if self.deal.designated is None:
+            raise ValueError("these rules need a designated opener")  # Deal.check prevents it
+        return self.deal.designated
+
+    def _set_opening(self, seat: int, tiles: int) -> None:
+        self.current = seat
+        self._opening_tiles = tiles
+
+    def _nobody_has_double(self) -> None:
+        if self.rules.nobody_has_double is NobodyHasDouble.REDEAL:
+            self._finish(Termination.REDEAL)
+            return
+        self._draw_for_double = True
+        self.current = self._designated()
+
+    def _opening_actions(self) -> tuple[AnyAction, ...]:
+        if self._draw_for_double:
+            held = self._hands[self.current] & self._opening_double_mask()
+            if held:
+                return (self.table.opening_plays[held.bit_length() - 1],)
+            return (DRAW,) if self.boneyard_count else ()
+        plays = []
+        mask = self._opening_tiles
+        while mask:
+            low = mask & -mask
+            plays.append(self.table.opening_plays[low.bit_length() - 1])
+            mask ^= low
+        return tuple(plays)
+
+    def _opening_double_mask(self) -> int:
+        mask = 0
+        for double in self.table.opening_doubles:
+            mask |= 1 << double
+        return mask
+
+    # ------------------------------------------------------------------ the turn
+
+    def _placements(self, hand: int) -> list[AnyAction]:
+        table = self.table
+        left, right = self._ends
+        left_moves = table.moves[0][left]
+        right_moves = table.moves[1][right]
+        mask = hand & (table.fits[left] | table.fits[right])
+        out: list[AnyAction] = []
+        while mask:
+            low = mask & -mask
+            index = low.bit_length() - 1
+            mask ^= low
+            out.extend(play for play, _ in left_moves[index])
+            out.extend(play for play, _ in right_moves[index])
+        return out
+
+    def _playable_mask(self, hand: int) -> int:
+        left, right = self._ends
+        return hand & (self.table.fits[left] | self.table.fits[right])
+
+    def _can_draw(self) -> bool:
+        return (
+            self.rules.draw_when is not DrawWhen.NEVER
+            and len(self._boneyard) - self._drawn > self._reserve
+        )
+
+    def _only_matadors(self, hand: int) -> bool:
+        return not self._playable_mask(hand) & ~self.table.matador_mask
+
+    def _compute_legal(self) -> tuple[AnyAction, ...]:
+        if self.phase is Phase.OVER:
+            return ()
+        if self.phase is Phase.OPENING:
+            return self._opening_actions()
+        rules = self.rules
+        hand = self._hands[self.current]
+        if self._single_drawn is not None:
+            after = rules.after_single_draw
+            if after is AfterSingleDraw.MAY_PLAY_ANY:
+                return (*self._placements(hand), PASS)
+            drawn = self._placements(1 << self._single_drawn)
+            if after is AfterSingleDraw.MAY_PLAY_DRAWN or not drawn:
+                return (*drawn, PASS)
+            return tuple(drawn)
+        plays = self._placements(hand)
+        if self._forced_play and plays:
+            return tuple(plays)
+        if self._can_draw():
+            when = rules.draw_when
+            if (
+                not plays
+                or when is DrawWhen.ALWAYS
+                or (when is DrawWhen.ONLY_MATADOR_PLAYS and self._only_matadors(hand))
+            ):
+                return (*plays, DRAW)
+            return tuple(plays)
+        when_pass = rules.pass_when
+        if (
+            not plays
+            or when_pass is PassWhen.ALWAYS
+            or (when_pass is PassWhen.ONLY_MATADOR_PLAYS and self._only_matadors(hand))
+        ):
+            return (*plays, PASS)
+        return tuple(plays)
+
+    # ------------------------------------------------------------------ doing
+
+    def _do(self, action: AnyAction) -> None:
+        self._legal = None
+        self.history.append(action)
+        if isinstance(action, Play):
+            if action.end is None:
+                self._open(action)
+            else:
+                self._place(action)
+        elif isinstance(action, Draw):
+            self._draw()
+        else:
+            self._pass()
+
+    def _open(self, play: Play) -> None:
+        index = self.table.index[play.tile]
+        seat = self.current
+        self._hands[seat] &= ~(1 << index)
+        self._ends = list(self.table.opening_ends(play.tile))
+        self.opener = seat
+        self.phase = Phase.PLAY
+        self._passes = 0
+        self._draw_for_double = False
+        if not self._hands[seat]:
+            self._finish(Termination.DOMINO, went_out=seat)
+        elif self.rules.opener_plays_again:
+            self._forced_play = True
+        else:
+            self._next_turn()
+
+    def _place(self, play: Play) -> None:
+        table = self.table
+        index = table.index[play.tile]
+        end = play.end
+        assert end is not None
+        for candidate, new_kind in table.moves[end][self._ends[end]][index]:
+            if candidate == play:
+                self._ends[end] = new_kind
+                break
+        seat = self.current
+        self._hands[seat] &= ~(1 << index)
+        self._passes = 0
+        if not self._hands[seat]:
+            self._finish(Termination.DOMINO, went_out=seat)
+        else:
+            self._next_turn()
+
+    def _draw(self) -> None:
+        index = self._boneyard[self._drawn]
+        self._drawn += 1
+        self._hands[self.current] |= 1 << index
+        self._passes = 0
+        if self.phase is Phase.PLAY and self.rules.draws_per_turn is DrawsPerTurn.ONE:
+            self._single_drawn = index
+
+    def _pass(self) -> None:
+        self._passes += 1
+        if self._passes >= self.players:
+            self._finish(Termination.BLOCKED)
+        else:
+            self._next_turn()
+
+    def _next_turn(self) -> None:
+        self.current = (self.current + 1) % self.players
+        self._single_drawn = None
+        self._forced_play = False
+
+    def _finish(self, termination: Termination, went_out: int | None = None) -> None:
+        self.phase = Phase.OVER
+        self._legal = ()
+        self.outcome = score(self.rules, self.pips(), termination, went_out)
+
+    # ------------------------------------------------------------------ refusals
+
+    def _refuse(self, reason: Reason, message: str, rule: str | None) -> IllegalActionError:
+        provenance = self.rules.provenance.get(rule) if rule else None
+        return IllegalActionError(
+            reason, message, rule=rule, citations=provenance.cite if provenance else ()
+        )
+
+    def _why_not(self, action: AnyAction) -> IllegalActionError:
+        """The reason an action outside the legal set is refused (its most specific cause)."""
+        if isinstance(action, Play):
+            return self._why_not_play(action)
+        if isinstance(action, Draw):
+            return self._why_not_draw()
+        if isinstance(action, Pass):
+            return self._why_not_pass()
+        return self._refuse(Reason.PLACEMENT_NOT_ALLOWED, f"{action!r} is not an action", None)
+
+    def _why_not_play(self, play: Play) -> IllegalActionError:
+        seat = self.current
+        index = self.table.index.get(play.tile)
+        in_hand = index is not None and bool(self._hands[seat] >> index & 1)
+        if self.phase is Phase.OPENING:
+            if play.end is not None:
+                return self._refuse(
+                    Reason.NO_SUCH_END, "no tile is down yet: the first play names no end", None
+                )
+            if not in_hand:
+                return self._refuse(
+                    Reason.TILE_NOT_IN_HAND, f"seat {seat} does not hold {play.tile}", None
+                )
+            if self._draw_for_double:
+                return self._refuse(
+                    Reason.MUST_DRAW,
+                    "nobody held a double: the opener draws until one comes",
+                    "nobody_has_double",
+                )
+            allowed = ", ".join(str(a) for a in self._opening_actions())
+            rule = "opening_tile" if self.rules.opener is Opener.DESIGNATED else "opener"
+            return self._refuse(
+                Reason.WRONG_OPENING, f"{play.tile} cannot open this hand (open with: {allowed})", rule
+            )
+        if play.end is None:
+            return self._refuse(
+                Reason.NO_SUCH_END, "the hand is open: say which end (L or R) to play on", None
+            )
+        if not in_hand:
+            return self._refuse(
+                Reason.TILE_NOT_IN_HAND, f"seat {seat} does not hold {play.tile}", None
+            )
+        assert index is not None
+        if (
+            self._single_drawn is not None
+            and index != self._single_drawn
+            and self.rules.after_single_draw is not AfterSingleDraw.MAY_PLAY_ANY
+        ):
+            drawn = self.table.tiles[self._single_drawn]
+            return self._refuse(
+                Reason.ONLY_DRAWN_TILE,
+                f"after drawing, only the drawn tile ({drawn}) may be played",
+                "after_single_draw",
+            )
+        end = self.table.kinds[self._ends[play.end]]
+        entries = self.table.moves[play.end][self._ends[play.end]][index]
+        matador = self.table.is_matador(index)
+        if not entries:
+            return self._refuse(
+                Reason.DOES_NOT_MATCH_END,
+                f"{play.tile} cannot go on the {('left', 'right')[play.end]} end ({end})",
+                "matador_modes" if matador else "max_pip",
+            )
+        allowed = ", ".join(str(candidate) for candidate, _ in entries)
+        return self._refuse(
+            Reason.PLACEMENT_NOT_ALLOWED,
+            f"{play} is not a way {play.tile} may go on that end (allowed: {allowed})",
+            "matador_modes" if matador else "max_pip",
+        )
+
+    def _why_not_draw(self) -> IllegalActionError:
+        if self.phase is Phase.OPENING:
+            return self._refuse(Reason.DRAW_NOT_ALLOWED, "the hand must be opened first", "opener")
+        if self._single_drawn is not None:
+            return self._refuse(
+                Reason.DRAW_NOT_ALLOWED, "only one tile may be drawn per turn", "draws_per_turn"
+            )
+        if self.rules.draw_when is DrawWhen.NEVER:
+            return self._refuse(Reason.DRAW_NOT_ALLOWED, "nobody draws in this game", "draw_when")
+        if not self._can_draw():
+            return self._refuse(
+                Reason.RESERVE_REACHED,
+                f"the boneyard is down to {self.boneyard_count} tile(s); {self._reserve} must stay",
+                "reserve",
+            )
+        if self._forced_play:
+            return self._refuse(
+                Reason.MUST_PLAY, "the opener must add the next tile", "opener_plays_again"
+            )
+        return self._refuse(
+            Reason.DRAW_NOT_ALLOWED,
+            "you hold a tile you can play, and this game does not let you draw instead",
+            "draw_when",
+        )
+
+    def _why_not_pass(self) -> IllegalActionError:
+        if self.phase is Phase.OPENING:
+            return self._refuse(Reason.PASS_NOT_ALLOWED, "the hand must be opened first", "opener")
+        hand = self._hands[self.current]
+        if self._single_drawn is not None:
+            return self._refuse(
+                Reason.MUST_PLAY_DRAWN, "the drawn tile fits and must be played", "after_single_draw"
+            )
+        if self._forced_play:
+            return self._refuse(
+                Reason.MUST_PLAY, "the opener must add the next tile", "opener_plays_again"
+            )
+        if self._can_draw():
+            if not self._playable_mask(hand):
+                return self._refuse(
+                    Reason.MUST_DRAW, "you cannot play, and the boneyard has tiles to draw", "draw_when"
+                )
+            return self._refuse(
+                Reason.PASS_NOT_ALLOWED,
+                "a player may pass only when nothing can be drawn",
+                "pass_when",
+            )
+        if self._only_matadors(hand):
+            return self._refuse(
+                Reason.MUST_PLAY_MATADOR,
+                "nothing else can be played, so a matador must be",
+                "pass_when",
+            )
+        return self._refuse(Reason.MUST_PLAY, "you hold a tile you can play", "pass_when")

@@ -1,0 +1,57 @@
+"""Tiles: small hashable values written low-high, like ``2-5``."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import NamedTuple
+
+from .errors import NotationError
+
+_TILE = re.compile(r"^\[?\s*(\d{1,2})\s*[-|]\s*(\d{1,2})\s*\]?$")
+
+
+class Tile(NamedTuple):
+    """A domino tile, always stored with ``low <= high``."""
+
+    low: int
+    high: int
+
+    @classmethod
+    def of(cls, a: int, b: int) -> Tile:
+        """The tile with halves ``a`` and ``b``, in either order."""
+        return cls(a, b) if a <= b else cls(b, a)
+
+    @classmethod
+    def parse(cls, text: str) -> Tile:
+        """Read ``"2-5"``, ``"5-2"``, ``"[2-5]"`` or ``"[5|2]"``; raises :class:`NotationError`."""
+        found = _TILE.match(text.strip())
+        if not found:
+            raise NotationError(f"{text!r} is not a tile (write it like 2-5)")
+        return cls.of(int(found[1]), int(found[2]))
+
+    @property
+    def is_double(self) -> bool:
+        """Whether both halves show the same number."""
+        return self.low == self.high
+
+    @property
+    def pips(self) -> int:
+        """The tile's hand points: both halves, a double counting in full."""
+        return self.low + self.high
+
+    def other(self, half: int) -> int:
+        """The half opposite ``half``."""
+        return self.high if half == self.low else self.low
+
+    def __str__(self) -> str:
+        return f"{self.low}-{self.high}"
+
+    def __repr__(self) -> str:
+        return f"Tile.parse({str(self)!r})"
+
+
+@cache
+def full_set(max_pip: int) -> tuple[Tile, ...]:
+    """Every tile of the double-``max_pip`` set, in canonical (low, high) order."""
+    return tuple(Tile(low, high) for low in range(max_pip + 1) for high in range(low, max_pip + 1))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import ClassVar, Union
+from typing import ClassVar
 
 from .errors import NotationError
 from .rules.vocabulary import Shape
@@ -118,7 +118,7 @@ class Pass:
         return "Action.parse('pass')"
 
 
-AnyAction = Union[Play, Draw, Pass]
+AnyAction = Play | Draw | Pass
 
 DRAW = Draw()
 PASS = Pass()

@@ -11,13 +11,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn, TextIO
 
+from .errors import DealError
+from .record import match_record, play_match, replay
 from .rules import Catalog, RulesError, parse_option_assignments
 from .rules.present import rules_data, rules_text
+from .strategies import STRATEGIES
+from .transcript import describe_outcome, transcript
 
 EXIT_OK = 0
 EXIT_INVALID = 1
@@ -71,7 +76,30 @@ def _parser(stdout: TextIO) -> _Parser:
 
     show = command("show", "print a variant's resolved rules with their citations")
     show.add_argument("variant", metavar="ID", help="variant id (see: matador list)")
-    show.add_argument(
+    _option_argument(show)
+    show.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+    play = command("play", "play a match with a simple strategy and print it")
+    play.add_argument("variant", metavar="VARIANT", help="variant id (see: matador list)")
+    _option_argument(play)
+    play.add_argument("--players", type=int, metavar="N", help="number of players")
+    play.add_argument("--seed", type=int, metavar="S", help="seed for the deals and choices")
+    play.add_argument(
+        "--strategy",
+        choices=sorted(STRATEGIES),
+        default="random",
+        help="how each action is chosen (default: random)",
+    )
+    play.add_argument("--hands", type=int, metavar="N", help="stop after N hands")
+    play.add_argument("--json", action="store_true", help="print the game record as JSON")
+
+    replay_command = command("replay", "check a game record against its variant's rules")
+    replay_command.add_argument("record", metavar="RECORD.json", help="a game record")
+    return parser
+
+
+def _option_argument(parser: _Parser) -> None:
+    parser.add_argument(
         "--option",
         "-o",
         action="append",
@@ -79,8 +107,6 @@ def _parser(stdout: TextIO) -> _Parser:
         metavar="NAME=VALUE",
         help="choose an option of the variant (repeatable)",
     )
-    show.add_argument("--json", action="store_true", help="print JSON instead of text")
-    return parser
 
 
 def run(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
@@ -102,6 +128,9 @@ def run(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
     except RulesError as error:
         for problem in error.problems:
             stderr.write(f"{problem}\n")
+        return EXIT_INVALID
+    except DealError as error:
+        stderr.write(f"matador {args.command}: {error}\n")
         return EXIT_INVALID
 
 
@@ -125,9 +154,7 @@ def _validate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     ]
     for problem in problems:
         stderr.write(f"{problem}\n")
-    files = len(paths) if paths else len(checked) + len(
-        {p.file for p in catalog.load_problems}
-    )
+    files = len(paths) if paths else len(checked) + len({p.file for p in catalog.load_problems})
     if problems:
         stderr.write(f"{len(problems)} problem(s) in {files} file(s) checked\n")
         return EXIT_INVALID
@@ -159,7 +186,66 @@ def _show(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     return EXIT_OK
 
 
-_COMMANDS = {"validate": _validate, "list": _list, "show": _show}
+def _play(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    rules = Catalog.shipped().resolve(args.variant, parse_option_assignments(args.option))
+    players = args.players if args.players is not None else min(rules.players)
+    if players not in rules.players:
+        allowed = ", ".join(map(str, rules.players))
+        stderr.write(f"matador play: {rules.variant} is played by {allowed} players\n")
+        return EXIT_INVALID
+    if args.hands is not None and args.hands < 1:
+        stderr.write("matador play: --hands must be at least 1\n")
+        return EXIT_USAGE
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    match = play_match(
+        rules, players, seed=seed, strategy=STRATEGIES[args.strategy], max_hands=args.hands
+    )
+    if args.json:
+        record = match_record(match, seed=seed, strategy=args.strategy)
+        stdout.write(json.dumps(record, indent=2) + "\n")
+    else:
+        stdout.write(transcript(match, seed))
+    return EXIT_OK
+
+
+def _replay(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    path = Path(args.record)
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        stderr.write(f"{path}: cannot read the file: {error.strerror or error}\n")
+        return EXIT_INVALID
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        stderr.write(f"{path}: not a JSON record: {error}\n")
+        return EXIT_INVALID
+    report = replay(record)
+    if report.finding is not None:
+        finding = report.finding
+        stderr.write(f"{path}: {finding}\n")
+        if finding.rule:
+            stderr.write(f"  rule: {finding.rule}\n")
+        for citation in finding.citations:
+            stderr.write(
+                f"  source: {citation.publication} [text {citation.text}, {citation.section}]: "
+                f"{citation.says}\n"
+            )
+        return EXIT_INVALID
+    stdout.write(
+        f"{path}: valid: {report.hands} hand(s), {report.actions} action(s) legal under "
+        f"{record['variant']}; results agree with the rules\n"
+    )
+    for number, outcome in enumerate(report.outcomes, start=1):
+        stdout.write(f"  hand {number}: {describe_outcome(outcome)}\n")
+    return EXIT_OK
+
+
+_COMMANDS = {
+    "validate": _validate,
+    "list": _list,
+    "show": _show,
+    "play": _play,
+    "replay": _replay,
+}
 
 
 def main() -> None:

@@ -40,8 +40,10 @@ class OpenEnd:
     @property
     def is_plain(self) -> bool:
         """Whether this is a plain end (SPEC section 1)."""
-        return len(self.values) == 1 and self.match is Match.SUM and (
-            self.access is MatadorAccess.FREE
+        return (
+            len(self.values) == 1
+            and self.match is Match.SUM
+            and (self.access is MatadorAccess.FREE)
         )
 
     def admits(self, half: int, line_sum: int) -> bool:
@@ -154,9 +156,7 @@ class Compiled:
 
     # ---- placement (SPEC section 7.4)
 
-    def placements(
-        self, end: OpenEnd, tile: Tile
-    ) -> dict[tuple[Shape, int | None], OpenEnd]:
+    def placements(self, end: OpenEnd, tile: Tile) -> dict[tuple[Shape, int | None], OpenEnd]:
         """Every placement of ``tile`` on ``end``: (shape, open value) -> the end it leaves."""
         found: dict[tuple[Shape, int | None], OpenEnd] = {}
         if not self.rules.is_matador(*tile) or end.access is MatadorAccess.MATCH_ONLY:

@@ -69,7 +69,9 @@ class Deal:
         else:
             raise DealError("deal.boneyard must be a list of tiles")
         designated = data.get("designated")
-        if designated is not None and (isinstance(designated, bool) or not isinstance(designated, int)):
+        if designated is not None and (
+            isinstance(designated, bool) or not isinstance(designated, int)
+        ):
             raise DealError("deal.designated must be a seat number")
         deal = cls(hands=hands, boneyard=boneyard, designated=designated)
         deal.check(rules)
@@ -97,13 +99,13 @@ class Deal:
             raise DealError(f"dealt twice: {', '.join(map(str, repeated))}")
         missing = sorted(known - set(every))
         if missing:
-            raise DealError(f"neither in a hand nor in the boneyard: {', '.join(map(str, missing))}")
+            raise DealError(
+                f"neither in a hand nor in the boneyard: {', '.join(map(str, missing))}"
+            )
         if self.designated is not None and not 0 <= self.designated < players:
             raise DealError(f"designated seat {self.designated} is not one of 0..{players - 1}")
         if self.designated is None and needs_designated(rules):
-            raise DealError(
-                "these rules choose an opener by lot: give the deal's designated seat"
-            )
+            raise DealError("these rules choose an opener by lot: give the deal's designated seat")
 
     def to_data(self) -> dict[str, Any]:
         """This deal as plain data (the inverse of :meth:`from_data`)."""
@@ -130,7 +132,7 @@ def check_players(rules: Rules, players: int) -> None:
 
 def _tile(text: object) -> Tile:
     if not isinstance(text, str):
-        raise DealError(f"{text!r} is not a tile (write it like \"2-5\")")
+        raise DealError(f'{text!r} is not a tile (write it like "2-5")')
     try:
         return Tile.parse(text)
     except ValueError as error:

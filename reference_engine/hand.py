@@ -371,7 +371,9 @@ class Hand:
             allowed = ", ".join(str(a) for a in self._opening_actions())
             rule = "opening_tile" if self.rules.opener is Opener.DESIGNATED else "opener"
             return self._refuse(
-                Reason.WRONG_OPENING, f"{play.tile} cannot open this hand (open with: {allowed})", rule
+                Reason.WRONG_OPENING,
+                f"{play.tile} cannot open this hand (open with: {allowed})",
+                rule,
             )
         if play.end is None:
             return self._refuse(
@@ -440,7 +442,9 @@ class Hand:
         hand = self._hands[self.current]
         if self._single_drawn is not None:
             return self._refuse(
-                Reason.MUST_PLAY_DRAWN, "the drawn tile fits and must be played", "after_single_draw"
+                Reason.MUST_PLAY_DRAWN,
+                "the drawn tile fits and must be played",
+                "after_single_draw",
             )
         if self._forced_play:
             return self._refuse(
@@ -449,7 +453,9 @@ class Hand:
         if self._can_draw():
             if not self._playable_mask(hand):
                 return self._refuse(
-                    Reason.MUST_DRAW, "you cannot play, and the boneyard has tiles to draw", "draw_when"
+                    Reason.MUST_DRAW,
+                    "you cannot play, and the boneyard has tiles to draw",
+                    "draw_when",
                 )
             return self._refuse(
                 Reason.PASS_NOT_ALLOWED,

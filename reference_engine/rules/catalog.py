@@ -462,9 +462,7 @@ class Catalog:
                     if owner is variant:
                         continue
                     touched = {
-                        rule
-                        for value in raw["values"].values()
-                        for rule in value.get("rules", {})
+                        rule for value in raw["values"].values() for rule in value.get("rules", {})
                     }
                     clash = sorted(touched & overridden_since.get(name, set()))
                     if clash:
@@ -754,9 +752,7 @@ def _explain(error: jsonschema.ValidationError) -> tuple[str, str | None]:
         return error.message, "add the missing field"
     if validator == "type":
         return error.message, f"give a value of type {error.validator_value}"
-    if validator == "anyOf" and all(
-        sub.validator == "required" for sub in error.context or []
-    ):
+    if validator == "anyOf" and all(sub.validator == "required" for sub in error.context or []):
         return (
             "a rule needs a citation (cite) or the id of the gap that explains it",
             "add cite: [...], or gap: <the id of a gap recorded in this file>",

@@ -272,18 +272,22 @@ def _always(_: Rules) -> bool:
 #: When a rule has an effect; rules not listed always do.
 APPLICABILITY: Mapping[str, Callable[[Rules], bool]] = MappingProxyType(
     {
-        "designated_opener": lambda r: r.opener is Opener.DESIGNATED
-        or r.nobody_has_double is NobodyHasDouble.DESIGNATED_DRAWS_UNTIL_DOUBLE,
+        "designated_opener": lambda r: (
+            r.opener is Opener.DESIGNATED
+            or r.nobody_has_double is NobodyHasDouble.DESIGNATED_DRAWS_UNTIL_DOUBLE
+        ),
         "opening_tile": lambda r: r.opener is Opener.DESIGNATED,
-        "opener_lacks_double": lambda r: r.opener is Opener.DESIGNATED
-        and r.opening_tile is OpeningTile.HIGHEST_DOUBLE,
-        "nobody_has_double": lambda r: r.opener is not Opener.DESIGNATED
-        or r.opening_tile is not OpeningTile.ANY_TILE,
+        "opener_lacks_double": lambda r: (
+            r.opener is Opener.DESIGNATED and r.opening_tile is OpeningTile.HIGHEST_DOUBLE
+        ),
+        "nobody_has_double": lambda r: (
+            r.opener is not Opener.DESIGNATED or r.opening_tile is not OpeningTile.ANY_TILE
+        ),
         "draws_per_turn": lambda r: r.draw_when is not DrawWhen.NEVER,
-        "after_single_draw": lambda r: r.draw_when is not DrawWhen.NEVER
-        and r.draws_per_turn is DrawsPerTurn.ONE,
-        "difference_among_several": lambda r: r.points is Points.DIFFERENCE
-        and max(r.players) > 2,
+        "after_single_draw": lambda r: (
+            r.draw_when is not DrawWhen.NEVER and r.draws_per_turn is DrawsPerTurn.ONE
+        ),
+        "difference_among_several": lambda r: r.points is Points.DIFFERENCE and max(r.players) > 2,
     }
 )
 
@@ -299,4 +303,3 @@ def as_plain(value: Any) -> Any:
     if isinstance(value, tuple):
         return [as_plain(item) for item in value]
     return value
-

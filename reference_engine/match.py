@@ -1,0 +1,86 @@
+"""A match: hands dealt one after another until a player or side reaches the target."""
+
+from __future__ import annotations
+
+import random
+
+from .deal import Deal, needs_designated
+from .errors import DealError
+from .hand import Hand
+from .rules.model import Rules
+from .rules.vocabulary import DesignatedOpener, TargetUnit
+from .scoring import Termination, sides
+
+
+class Match:
+    """Hands of one variant with the same players, scored towards the target."""
+
+    def __init__(self, rules: Rules, players: int, *, seed: int | None = None) -> None:
+        self.rules = rules
+        self.players = players
+        self.rng = random.Random(seed)
+        self.sides = sides(rules, players)
+        self.scores = [0] * len(self.sides)
+        self.hands_won = [0] * len(self.sides)
+        self.hands: list[Hand] = []
+        self._designated: int | None = None
+
+    @property
+    def winner(self) -> int | None:
+        """The side that reached the target, if any."""
+        target = self.rules.target
+        counts = self.scores if target.unit is TargetUnit.POINTS else self.hands_won
+        for side, count in enumerate(counts):
+            if count >= target.value:
+                return side
+        return None
+
+    @property
+    def is_over(self) -> bool:
+        """Whether a side has reached the target."""
+        return self.winner is not None
+
+    def expected_designated(self) -> int | None:
+        """The designated opener the rules fix for the next hand (None: chosen by lot)."""
+        if not needs_designated(self.rules) or not self.hands:
+            return None
+        previous = self.hands[-1]
+        if previous.outcome is not None and previous.outcome.termination is Termination.REDEAL:
+            if self.rules.designated_opener is DesignatedOpener.BY_LOT_EACH_HAND:
+                return None
+            return self._designated
+        rule = self.rules.designated_opener
+        if rule is DesignatedOpener.BY_LOT_THEN_ROTATE and self._designated is not None:
+            return (self._designated + 1) % self.players
+        if rule is DesignatedOpener.BY_LOT_THEN_ROTATE_FROM_OPENER and previous.opener is not None:
+            return (previous.opener + 1) % self.players
+        return None
+
+    def new_hand(self, deal: Deal | None = None) -> Hand:
+        """Start the next hand, from ``deal`` or shuffled from the match's seed."""
+        if self.hands and not self.hands[-1].is_over:
+            raise ValueError("the current hand is not over")
+        if self.is_over:
+            raise ValueError("the match is over")
+        expected = self.expected_designated()
+        if deal is None:
+            deal = Deal.shuffled(self.rules, self.players, self.rng, designated=expected)
+        elif expected is not None and deal.designated != expected:
+            raise DealError(
+                f"the rules make seat {expected} the designated opener of this hand, "
+                f"but the deal names {deal.designated}"
+            )
+        hand = Hand(self.rules, deal)
+        self._designated = deal.designated
+        self.hands.append(hand)
+        return hand
+
+    def close_hand(self) -> None:
+        """Add the finished current hand's points and win to the match totals."""
+        hand = self.hands[-1]
+        if hand.outcome is None:
+            raise ValueError("the current hand is not over")
+        for side, points in enumerate(hand.outcome.points):
+            self.scores[side] += points
+        if hand.outcome.winner is not None:
+            self.hands_won[hand.outcome.winner] += 1

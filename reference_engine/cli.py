@@ -95,6 +95,50 @@ def _parser(stdout: TextIO) -> _Parser:
 
     replay_command = command("replay", "check a game record against its variant's rules")
     replay_command.add_argument("record", metavar="RECORD.json", help="a game record")
+
+    conform = command("conform", "run the conformance suite against an engine")
+    conform.add_argument(
+        "--engine",
+        metavar="COMMAND",
+        help='an engine program speaking spec/protocol.md (e.g. "matador engine"), or '
+        "python:MODULE:FACTORY for an in-process Python engine; default: the reference engine",
+    )
+    conform.add_argument("--variant", action="append", default=[], help="only these variants")
+    conform.add_argument(
+        "--case", action="append", default=[], metavar="GLOB", help="only case ids matching"
+    )
+    conform.add_argument(
+        "--rule", action="append", default=[], help="only cases exercising this rule"
+    )
+    conform.add_argument(
+        "--cases",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="case files or folders to run instead of the suite",
+    )
+    conform.add_argument(
+        "--report",
+        choices=["table", "json", "junit", "markdown"],
+        default="table",
+        help="report format",
+    )
+    conform.add_argument("--output", "-O", metavar="FILE", help="write the report to FILE")
+    conform.add_argument(
+        "--timeout", type=float, default=5.0, metavar="SECONDS", help="per request (default 5)"
+    )
+    conform.add_argument(
+        "--random",
+        type=int,
+        metavar="N",
+        help="also play N random hands per variant against the reference",
+    )
+    conform.add_argument("--seed", type=int, default=0, help="seed for --random (default 0)")
+    conform.add_argument(
+        "--coverage", action="store_true", help="print the rule-by-case coverage matrix"
+    )
+
+    command("engine", "run the reference engine as a protocol process on stdin/stdout")
     return parser
 
 
@@ -239,7 +283,21 @@ def _replay(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     return EXIT_OK
 
 
+def _conform(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    from .conformance.cli import conform
+
+    return conform(args, stdout, stderr)
+
+
+def _engine(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    from .conformance.server import serve
+
+    return serve(sys.stdin, stdout)
+
+
 _COMMANDS = {
+    "conform": _conform,
+    "engine": _engine,
     "validate": _validate,
     "list": _list,
     "show": _show,

@@ -24,6 +24,7 @@ class Match:
         self.hands_won = [0] * len(self.sides)
         self.hands: list[Hand] = []
         self._designated: int | None = None
+        self._closed = 0
 
     @property
     def winner(self) -> int | None:
@@ -76,10 +77,13 @@ class Match:
         return hand
 
     def close_hand(self) -> None:
-        """Add the finished current hand's points and win to the match totals."""
+        """Add the finished current hand's points and win to the match totals (once)."""
+        if self._closed == len(self.hands):
+            return
         hand = self.hands[-1]
         if hand.outcome is None:
             raise ValueError("the current hand is not over")
+        self._closed += 1
         for side, points in enumerate(hand.outcome.points):
             self.scores[side] += points
         if hand.outcome.winner is not None:

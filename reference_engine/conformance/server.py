@@ -65,9 +65,16 @@ def answer(engine: Engine, line: str) -> tuple[dict[str, Any], bool]:
     try:
         request = json.loads(line)
     except json.JSONDecodeError as error:
-        return {"type": "error", "code": "bad_request", "message": f"not JSON: {error}"}, False
+        reply = {
+            "id": None,
+            "type": "error",
+            "code": "bad_request",
+            "message": f"not JSON: {error}",
+        }
+        return reply, False
     if not isinstance(request, dict):
-        return {"type": "error", "code": "bad_request", "message": "a request is an object"}, False
+        reply = {"id": None, "type": "error", "code": "bad_request", "message": "not an object"}
+        return reply, False
     request_id = request.get("id")
     kind = request.get("type")
     if kind == "quit":

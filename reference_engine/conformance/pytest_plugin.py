@@ -1,0 +1,97 @@
+"""A pytest plugin: run the conformance cases as tests of a Python engine.
+
+Installed with the package (entry point ``pytest11``). It does nothing unless
+asked: ``pytest --matador-engine MODULE:FACTORY`` adds one test per case and
+variant, named ``matador[CASE-ID][VARIANT]``, that fails with the runner's
+failure text (the step, the expected and actual legal sets, the history) and is
+skipped when the engine does not declare the variant. ``--matador-variant``
+and ``--matador-case`` (a glob) narrow the selection.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .cases import Case, Target, load_cases
+from .engine import load_python_engine
+from .report import failure_text
+from .runner import Runner, Verdict, select
+
+_RUNNER = pytest.StashKey[Runner]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("matador", "Matador conformance cases")
+    group.addoption(
+        "--matador-engine",
+        metavar="MODULE:FACTORY",
+        help="run the Matador conformance cases against this in-process engine",
+    )
+    group.addoption(
+        "--matador-variant", action="append", default=[], help="only cases of this variant"
+    )
+    group.addoption(
+        "--matador-case", action="append", default=[], metavar="GLOB", help="only these case ids"
+    )
+
+
+class MatadorCaseFailure(Exception):
+    """A case failed or errored against the engine under test."""
+
+
+class MatadorCaseItem(pytest.Item):
+    """One conformance case under one variant."""
+
+    def __init__(self, *, case: Case, target: Target, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.case = case
+        self.target = target
+
+    def runtest(self) -> None:
+        run = self.config.stash[_RUNNER].run_case(self.case, self.target)
+        if run.verdict is Verdict.SKIP:
+            pytest.skip(run.message)
+        if run.verdict is not Verdict.PASS:
+            raise MatadorCaseFailure(failure_text(run))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        if isinstance(excinfo.value, MatadorCaseFailure):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[str, int | None, str]:
+        return self.case.file, self.case.line, f"matador case {self.case.id}"
+
+
+def pytest_collection_modifyitems(
+    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+) -> None:
+    spec = config.getoption("--matador-engine")
+    if not spec:
+        return
+    try:
+        factory = load_python_engine(spec)
+    except ValueError as error:
+        raise pytest.UsageError(f"--matador-engine: {error}") from None
+    cases, problems = load_cases()
+    if problems:
+        raise pytest.UsageError("the case files have problems: " + "; ".join(map(str, problems)))
+    config.stash[_RUNNER] = Runner(factory)
+    for case, target in select(
+        cases,
+        variants=config.getoption("--matador-variant"),
+        case_globs=config.getoption("--matador-case"),
+    ):
+        items.append(
+            MatadorCaseItem.from_parent(
+                session, name=f"matador[{case.id}][{target.label()}]", case=case, target=target
+            )
+        )
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    runner = config.stash.get(_RUNNER, None)
+    if runner is not None:
+        runner.close()

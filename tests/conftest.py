@@ -30,6 +30,9 @@ _CITE = """\
         says: A citation written for the loader tests.
 """
 
+# pytester drives the conformance pytest plugin in tests/test_conformance.py.
+pytest_plugins = ("pytester",)
+
 
 def edit(text: str, old: str, new: str) -> str:
     """Replace the single occurrence of ``old`` in ``text`` by ``new``."""

@@ -1,0 +1,482 @@
+"""The conformance suite: it loads, it passes on the reference engine, and the runner is robust."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import sys
+import textwrap
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+
+from reference_engine.cli import run
+from reference_engine.conformance.cases import load_cases
+from reference_engine.conformance.coverage import coverage_report
+from reference_engine.conformance.engine import EngineFailure, ReferenceEngine
+from reference_engine.conformance.process import ProcessEngine
+from reference_engine.conformance.report import WRITERS
+from reference_engine.conformance.runner import Runner, Target, Verdict, differential, select
+from reference_engine.conformance.server import answer
+from reference_engine.errors import Reason
+from reference_engine.rules import Catalog
+
+ROOT = Path(__file__).resolve().parents[1]
+CASES, PROBLEMS = load_cases()
+ENGINE_COMMAND = f"{sys.executable} -m reference_engine.cli engine"
+
+
+def conform(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = run(["conform", *argv], out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+# --------------------------------------------------------------------------- the suite itself
+
+
+def test_the_case_files_are_valid() -> None:
+    assert [str(problem) for problem in PROBLEMS] == []
+    assert CASES
+
+
+def test_the_reference_engine_passes_every_case_in_process() -> None:
+    runner = Runner(ReferenceEngine)
+    results = runner.run(select(CASES))
+    failures = [
+        f"{r.case}[{r.target.label()}]: {r.message}"
+        for r in results
+        if r.verdict is not Verdict.PASS
+    ]
+    assert failures == []
+
+
+def test_the_reference_engine_passes_every_case_over_the_protocol() -> None:
+    runner = Runner(lambda: ProcessEngine(ENGINE_COMMAND, timeout=30))
+    try:
+        results = runner.run(select(CASES))
+    finally:
+        runner.close()
+    failures = [
+        f"{r.case}[{r.target.label()}]: {r.message}"
+        for r in results
+        if r.verdict is not Verdict.PASS
+    ]
+    assert failures == []
+    assert runner.restarts == 0
+
+
+def test_conform_with_no_arguments_is_the_main_job_and_passes() -> None:
+    code, out, _ = conform()
+    assert code == 0
+    assert "0 failed, 0 errored, 0 skipped" in out
+
+
+# --------------------------------------------------------------------------- coverage
+
+
+COVERAGE = coverage_report(CASES, Catalog.shipped())
+
+
+def test_every_rule_value_used_by_a_shipped_variant_or_option_is_exercised() -> None:
+    assert COVERAGE["uncovered"] == []
+
+
+def test_cases_only_declare_rule_values_their_variants_use() -> None:
+    assert COVERAGE["wrong_declarations"] == {}
+
+
+def test_every_reason_code_is_provoked_by_a_case() -> None:
+    assert [reason for reason, ids in COVERAGE["reasons"].items() if not ids] == []
+    assert COVERAGE["unknown_reasons"] == []
+
+
+@pytest.mark.parametrize("variant", Catalog.shipped().ids())
+def test_every_variant_has_at_least_twelve_cases(variant: str) -> None:
+    assert COVERAGE["per_variant"][variant] >= 12
+
+
+def test_the_suite_includes_the_sources_worked_examples() -> None:
+    ids = {case.id for case in CASES}
+    assert "survey-annotated-opening" in ids
+    results = {case.id: case for case in CASES}
+    blocked = [
+        hand.result
+        for case in results.values()
+        for hand in case.hands
+        if hand.result and hand.result.get("pips") in ([8, 19], [19, 8])
+    ]
+    points = {max(result.get("points", [0])) for result in blocked}
+    assert {11, 27} <= points
+
+
+def test_coverage_command_prints_the_matrix() -> None:
+    code, out, _ = conform("--coverage")
+    assert code == 0
+    assert "rule value coverage" in out
+    assert "matador_modes=shape_inline" in out
+    assert "reason codes provoked" in out
+
+
+# --------------------------------------------------------------------------- selection and reports
+
+
+def test_selecting_by_case_glob_variant_and_rule() -> None:
+    code, out, _ = conform("--case", "survey-annotated-*", "--variant", "gamerules-com")
+    assert code == 0
+    assert "1 passed" in out
+    code, out, _ = conform("--rule", "doubles", "--variant", "gamerules-com")
+    assert code == 0
+    code, _, err = conform("--variant", "no-such-variant")
+    assert code == 2
+    assert "unknown variant" in err
+    code, _, err = conform("--case", "no-such-case-*")
+    assert code == 1
+    assert "no case matches" in err
+
+
+@pytest.fixture(scope="module")
+def some_runs() -> tuple[list, object]:  # type: ignore[type-arg]
+    runner = Runner(ReferenceEngine)
+    runs = runner.run(select(CASES, case_globs=["survey-*"]))
+    return runs, runner.info
+
+
+def test_json_report_has_header_lines_and_footer(some_runs) -> None:  # type: ignore[no-untyped-def]
+    runs, info = some_runs
+    out = io.StringIO()
+    WRITERS["json"](runs, info, out)
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert lines[0]["type"] == "header"
+    assert lines[0]["suite_version"] and lines[0]["protocol"] == "matador-engine/1"
+    assert lines[0]["engine"]["name"] == "matador reference engine"
+    assert {line["type"] for line in lines[1:-1]} == {"case"}
+    assert lines[-1] == {"type": "footer", "pass": len(runs), "fail": 0, "error": 0, "skip": 0}
+
+
+def test_junit_report_is_xml_with_one_testcase_per_run(some_runs) -> None:  # type: ignore[no-untyped-def]
+    runs, info = some_runs
+    out = io.StringIO()
+    WRITERS["junit"](runs, info, out)
+    root = ElementTree.fromstring(out.getvalue())
+    assert root.tag == "testsuites"
+    assert len(root.findall(".//testcase")) == len(runs)
+
+
+def test_markdown_report_is_a_table(some_runs) -> None:  # type: ignore[no-untyped-def]
+    runs, info = some_runs
+    out = io.StringIO()
+    WRITERS["markdown"](runs, info, out)
+    assert "| variant | pass | fail | error | skip |" in out.getvalue()
+
+
+def test_report_can_go_to_a_file(tmp_path: Path) -> None:
+    target = tmp_path / "report.xml"
+    code, out, _ = conform("--case", "survey-*", "--report", "junit", "--output", str(target))
+    assert code == 0
+    assert "report written to" in out
+    ElementTree.parse(target)
+
+
+# ------------------------------------------------------------------ a failing engine is explained
+
+
+class WrongEndsEngine(ReferenceEngine):
+    """Reports the ends in the wrong order: the runner must say so, with the history."""
+
+    def ends(self) -> list[str]:
+        return list(reversed(super().ends()))
+
+
+class ExtraActionEngine(ReferenceEngine):
+    """Offers a pass it should not."""
+
+    def legal(self) -> list[str]:
+        actions = super().legal()
+        return actions if "pass" in actions else [*actions, "pass"]
+
+
+def test_a_failure_names_the_step_the_difference_and_the_history() -> None:
+    runner = Runner(ExtraActionEngine)
+    [result, *_] = runner.run(select(CASES, case_globs=["survey-annotated-opening"]))
+    assert result.verdict is Verdict.FAIL
+    assert result.step == 0
+    assert result.message == "legal actions differ"
+    assert "pass" in result.actual and "pass" not in result.expected
+    out = io.StringIO()
+    WRITERS["table"]([result], runner.info, out)
+    assert "present but unexpected: pass" in out.getvalue()
+
+
+def test_a_failure_later_in_a_hand_shows_the_actions_that_led_there() -> None:
+    runner = Runner(WrongEndsEngine)
+    [result, *_] = runner.run(select(CASES, case_globs=["survey-annotated-opening"]))
+    assert result.verdict is Verdict.FAIL
+    assert result.message == "open ends differ"
+    assert result.step == 1  # the first step with unequal ends: after 1-1 on the left
+    assert result.history == ["6-6", "1-1@L:1"]
+
+
+# --------------------------------------------------------------------------- misbehaving engines
+
+
+def script(tmp_path: Path, name: str, body: str) -> str:
+    """A Python engine program in ``tmp_path``; returns its command line."""
+    path = tmp_path / f"{name}.py"
+    path.write_text(textwrap.dedent(body), encoding="utf-8")
+    return f"{sys.executable} {path}"
+
+
+GREET = """
+import json, sys
+def reply(request, **fields):
+    sys.stdout.write(json.dumps({"id": request["id"], **fields}) + "\\n"); sys.stdout.flush()
+def hello(request):
+    reply(request, type="hello", name="bad", version="0",
+          protocol="matador-engine/1", variants=None)
+"""
+
+
+MISBEHAVIOURS = {
+    "crashes": GREET
+    + """
+for line in sys.stdin:
+    request = json.loads(line)
+    if request["type"] == "hello": hello(request); continue
+    sys.stderr.write("boom: segmentation fault\\n"); sys.exit(3)
+""",
+    "hangs": GREET
+    + """
+import time
+for line in sys.stdin:
+    request = json.loads(line)
+    if request["type"] == "hello": hello(request); continue
+    time.sleep(60)
+""",
+    "garbage": GREET
+    + """
+for line in sys.stdin:
+    request = json.loads(line)
+    if request["type"] == "hello": hello(request); continue
+    print("<html>oops</html>", flush=True)
+""",
+    "huge-line": GREET
+    + """
+for line in sys.stdin:
+    request = json.loads(line)
+    if request["type"] == "hello": hello(request); continue
+    sys.stdout.write("x" * (2 << 20) + "\\n"); sys.stdout.flush()
+""",
+    "out-of-order": GREET
+    + """
+for line in sys.stdin:
+    request = json.loads(line)
+    if request["type"] == "hello": hello(request); continue
+    request["id"] += 7; reply(request, type="ok")
+""",
+    "exits-early": GREET
+    + """
+line = sys.stdin.readline(); hello(json.loads(line)); sys.exit(0)
+""",
+    "silent": """
+import sys, time
+time.sleep(60)
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(MISBEHAVIOURS))
+def test_a_misbehaving_engine_errors_is_restarted_and_leaves_no_process(
+    tmp_path: Path, name: str
+) -> None:
+    command = script(tmp_path, name, MISBEHAVIOURS[name])
+    started: list[ProcessEngine] = []
+
+    def factory() -> ProcessEngine:
+        engine = ProcessEngine(command, timeout=1.0)
+        started.append(engine)
+        return engine
+
+    runner = Runner(factory)
+    runs = select(CASES, case_globs=["survey-annotated-opening"])
+    results = runner.run(runs)
+    runner.close()
+    assert [r.verdict for r in results] == [Verdict.ERROR] * len(runs)
+    assert all(r.message for r in results)
+    assert len(started) == len(runs), "the engine is restarted for every case"
+    for engine in started:
+        assert engine._process.poll() is not None, "no engine process is left running"
+    if name == "crashes":
+        assert "segmentation fault" in results[0].message
+    if name in ("hangs", "silent"):
+        assert "within 1 s" in results[0].message
+
+
+def test_an_engine_that_cannot_be_started_is_reported(tmp_path: Path) -> None:
+    code, out, _ = conform("--engine", str(tmp_path / "no-such-engine"), "--case", "survey-*")
+    assert code == 1
+    assert "did not start" in out
+
+
+def test_a_python_engine_spec_that_does_not_load_is_a_usage_error() -> None:
+    code, _, err = conform("--engine", "python:no_such_module_here:make")
+    assert code == 2
+    assert "cannot import" in err
+
+
+def test_python_engine_in_process() -> None:
+    code, out, _ = conform(
+        "--engine",
+        "python:reference_engine.conformance.engine:ReferenceEngine",
+        "--case",
+        "survey-*",
+    )
+    assert code == 0, out
+
+
+# --------------------------------------------------------------------------- the protocol server
+
+
+def test_the_server_answers_every_request_even_unknown_ones() -> None:
+    engine = ReferenceEngine()
+    reply, done = answer(engine, '{"id": 1, "type": "frobnicate"}')
+    assert reply == {
+        "id": 1,
+        "type": "error",
+        "code": "unknown_request",
+        "message": "unknown type 'frobnicate'",
+    }
+    assert not done
+    reply, _ = answer(engine, "not json")
+    assert reply["type"] == "error" and reply["code"] == "bad_request" and reply["id"] is None
+    reply, _ = answer(
+        engine, '{"id": 2, "type": "new_match", "variant": "nope", "options": {}, "players": 2}'
+    )
+    assert reply["code"] == "unsupported"
+    reply, _ = answer(engine, '{"id": 3, "type": "legal"}')
+    assert reply["type"] == "error"
+    reply, done = answer(engine, '{"id": 4, "type": "quit"}')
+    assert reply == {"id": 4, "type": "bye"} and done
+
+
+def test_the_server_refuses_with_reason_codes_from_the_vocabulary() -> None:
+    engine = ProcessEngine(ENGINE_COMMAND, timeout=30)
+    try:
+        engine.hello()
+        engine.new_match("gamerules-com", {}, 2)
+        engine.new_hand(
+            {
+                "hands": [
+                    ["6-6", "3-5", "1-2", "0-4", "2-5", "4-4", "0-3"],
+                    ["4-6", "1-1", "0-5", "2-6", "3-3", "1-6", "2-4"],
+                ]
+            }
+        )
+        assert engine.apply("2-2", None) == Reason.TILE_NOT_IN_HAND.value
+        assert engine.apply("6-6", 1) == Reason.NOT_YOUR_TURN.value
+        assert engine.apply("6-6", None) is None
+        assert engine.ends() == ["6", "6"]
+    finally:
+        engine.close()
+
+
+# --------------------------------------------------------------------------- the Node.js example
+
+NODE = shutil.which("node")
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_the_node_example_passes_its_variant_and_skips_the_rest() -> None:
+    example = ROOT / "conformance" / "examples" / "matador-engine.js"
+    code, out, err = conform("--engine", f"{NODE} {example}", "--report", "json")
+    lines = [json.loads(line) for line in out.splitlines()]
+    cases = [line for line in lines if line["type"] == "case"]
+    assert lines[0]["engine"]["name"] == "node example engine"
+    declared = [c for c in cases if c["variant"] == "gamerules-com" and not c["options"]]
+    assert declared and all(c["verdict"] == "pass" for c in declared), declared
+    others = [c for c in cases if c not in declared]
+    assert others and all(c["verdict"] == "skip" for c in others)
+    assert code == 0, err
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_the_node_example_agrees_with_the_reference_on_random_hands() -> None:
+    example = ROOT / "conformance" / "examples" / "matador-engine.js"
+    code, out, _ = conform(
+        "--engine",
+        f"{NODE} {example}",
+        "--variant",
+        "gamerules-com",
+        "--random",
+        "40",
+        "--seed",
+        "3",
+    )
+    assert code == 0, out
+    assert "40 hand(s) compared" in out
+
+
+# --------------------------------------------------------------------------- differential testing
+
+
+def test_differential_testing_finds_a_divergence_with_its_history() -> None:
+    runner = Runner(ExtraActionEngine)
+    compared, divergences, errors = differential(
+        runner, [Target("gamerules-com")], games=5, seed=1, players_for=lambda t: 2
+    )
+    assert errors == []
+    assert compared >= 1
+    [divergence] = divergences
+    assert "pass" in divergence.actual and "pass" not in divergence.expected
+    assert divergence.history == []  # it diverges before the first action
+
+
+# --------------------------------------------------------------------------- the pytest plugin
+
+
+def test_the_pytest_plugin_runs_the_cases_as_tests(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        my_engine="""
+        from reference_engine.conformance.engine import ReferenceEngine
+        def make():
+            return ReferenceEngine()
+        """
+    )
+    pytester.syspathinsert()
+    result = pytester.runpytest("--matador-engine", "my_engine:make", "--matador-case", "survey-*")
+    result.assert_outcomes(passed=len(select(CASES, case_globs=["survey-*"])))
+
+
+def test_the_pytest_plugin_reports_a_failing_case(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        bad_engine="""
+        from reference_engine.conformance.engine import ReferenceEngine
+        class Bad(ReferenceEngine):
+            def legal(self):
+                return [*super().legal(), "pass"]
+        """
+    )
+    pytester.syspathinsert()
+    result = pytester.runpytest(
+        "--matador-engine", "bad_engine:Bad", "--matador-case", "survey-annotated-opening"
+    )
+    result.assert_outcomes(failed=len(select(CASES, case_globs=["survey-annotated-opening"])))
+    result.stdout.fnmatch_lines(["*legal actions differ*"])
+
+
+def test_process_engine_rejects_an_empty_command() -> None:
+    with pytest.raises(EngineFailure):
+        ProcessEngine("")
+
+
+def test_no_child_process_survives_the_suite() -> None:
+    # Every ProcessEngine above was closed or killed; the only children left
+    # would be zombies of ours, which os.waitpid would reap.
+    try:
+        pid, _ = os.waitpid(-1, os.WNOHANG)
+    except ChildProcessError:
+        pid = 0
+    assert pid == 0

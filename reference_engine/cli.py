@@ -17,10 +17,23 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn, TextIO
 
+from .disputes import (
+    compare,
+    comparison_document,
+    diff_text,
+    main_rule,
+    odds,
+    odds_data,
+    odds_text,
+    parse_target,
+    score_everywhere,
+    score_text,
+)
 from .errors import DealError
 from .record import match_record, play_match, replay
-from .rules import Catalog, RulesError, parse_option_assignments
+from .rules import Catalog, Rules, RulesError, parse_option_assignments
 from .rules.present import rules_data, rules_text
+from .scoring import Termination
 from .strategies import STRATEGIES
 from .transcript import describe_outcome, transcript
 
@@ -139,6 +152,38 @@ def _parser(stdout: TextIO) -> _Parser:
     )
 
     command("engine", "run the reference engine as a protocol process on stdin/stdout")
+
+    compare_command = command("compare", "every rule of every variant side by side, with sources")
+    compare_command.add_argument(
+        "variants", nargs="*", metavar="ID[:NAME=VALUE,...]", help="variants (default: all)"
+    )
+    compare_command.add_argument(
+        "--format", choices=["table", "markdown", "html"], default="table", help="output format"
+    )
+
+    diff_command = command("diff", "only the rules that differ between two variants")
+    diff_command.add_argument("first", metavar="A", help="ID or ID:NAME=VALUE,...")
+    diff_command.add_argument("second", metavar="B", help="ID or ID:NAME=VALUE,...")
+
+    score_command = command("score", "what every variant awards for the same hand")
+    score_command.add_argument(
+        "--pips", required=True, metavar="P,P,...", help="pips left per seat, seat 0 first"
+    )
+    how = score_command.add_mutually_exclusive_group()
+    how.add_argument("--blocked", action="store_true", help="the hand was blocked (default)")
+    how.add_argument("--domino", type=int, metavar="SEAT", help="SEAT went out")
+    score_command.add_argument(
+        "--teams", action="store_true", help="four players in two sides (seats 0+2 and 1+3)"
+    )
+    score_command.add_argument("--variant", action="append", default=[], help="only these")
+
+    odds_command = command("odds", "exact matador odds for a hand, and which tiles answer an end")
+    odds_command.add_argument("--set", type=int, default=6, metavar="N", help="double-N set")
+    odds_command.add_argument("--hand", type=int, default=7, metavar="K", help="tiles in hand")
+    odds_command.add_argument(
+        "--variant", metavar="ID[:NAME=VALUE,...]", help="count answers under this variant"
+    )
+    odds_command.add_argument("--json", action="store_true", help="print JSON")
     return parser
 
 
@@ -169,6 +214,9 @@ def run(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
     handler = _COMMANDS[args.command]
     try:
         return handler(args, stdout, stderr)
+    except UsageError as error:
+        stderr.write(f"matador {args.command}: {error}\n")
+        return EXIT_USAGE
     except RulesError as error:
         for problem in error.problems:
             stderr.write(f"{problem}\n")
@@ -295,7 +343,76 @@ def _engine(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     return serve(sys.stdin, stdout)
 
 
+def _resolve_target(text: str) -> Rules:
+    try:
+        variant, options = parse_target(text)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    return Catalog.shipped().resolve(variant, options)
+
+
+def _compare(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    if not args.variants and args.format == "markdown":
+        stdout.write(comparison_document(Catalog.shipped()))
+        return EXIT_OK
+    targets = args.variants or Catalog.shipped().ids()
+    stdout.write(compare([_resolve_target(t) for t in targets], args.format) + "\n")
+    return EXIT_OK
+
+
+def _diff(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    stdout.write(diff_text(_resolve_target(args.first), _resolve_target(args.second)))
+    return EXIT_OK
+
+
+def _score(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    try:
+        pips = [int(part) for part in args.pips.split(",")]
+    except ValueError:
+        raise UsageError(f"--pips {args.pips!r}: give whole numbers separated by commas") from None
+    if not 2 <= len(pips) <= 4 or min(pips) < 0:
+        raise UsageError("--pips: give 2 to 4 numbers, none negative")
+    if args.teams and len(pips) != 4:
+        raise UsageError("--teams needs the pips of four seats")
+    if args.domino is not None and not 0 <= args.domino < len(pips):
+        raise UsageError(f"--domino {args.domino}: no such seat")
+    if args.domino is not None and pips[args.domino] != 0:
+        raise UsageError(f"--domino {args.domino}: the player who went out holds no pips")
+    catalog = Catalog.shipped()
+    unknown = [v for v in args.variant if v not in catalog.ids()]
+    if unknown:
+        raise UsageError(f"unknown variant(s): {', '.join(unknown)}")
+    termination = Termination.BLOCKED if args.domino is None else Termination.DOMINO
+    awards = score_everywhere(
+        catalog, pips, termination, args.domino, teams=args.teams, variants=args.variant
+    )
+    stdout.write(score_text(awards, pips, args.teams))
+    return EXIT_OK
+
+
+def _odds(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    if not 1 <= args.set <= 18:
+        raise UsageError("--set: give N between 1 and 18")
+    catalog = Catalog.shipped()
+    rules = _resolve_target(args.variant) if args.variant else main_rule(catalog, args.set)
+    if rules.max_pip != args.set:
+        raise UsageError(f"{rules.variant} plays the double-{rules.max_pip} set, not {args.set}")
+    try:
+        result = odds(args.set, args.hand)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    if args.json:
+        stdout.write(json.dumps(odds_data(result, rules), indent=2) + "\n")
+    else:
+        stdout.write(odds_text(result, rules))
+    return EXIT_OK
+
+
 _COMMANDS = {
+    "compare": _compare,
+    "diff": _diff,
+    "score": _score,
+    "odds": _odds,
     "conform": _conform,
     "engine": _engine,
     "validate": _validate,

@@ -26,8 +26,8 @@ from .tiles import Tile
 END_NAMES = ("L", "R")
 _SHAPE_ORDER = {Shape.INLINE: 0, Shape.CROSSWISE: 1, Shape.CROSSWISE_OFFSET: 2}
 _PLAY = re.compile(
-    r"^(?P<tile>\[?\d{1,2}[-|]\d{1,2}\]?)"
-    r"(?:@(?P<end>[LR])(?:(?::(?P<inline>\d{1,2}))|(?P<cross>x)|(?:\^(?P<offset>\d{1,2}))))?$"
+    r"^(?P<tile>\[[0-9]{1,2}[-|][0-9]{1,2}\]|[0-9]{1,2}-[0-9]{1,2})"
+    r"(?:@(?P<end>[LR])(?::(?P<inline>[0-9]{1,2})|(?P<cross>x)|\^(?P<offset>[0-9]{1,2})))?$"
 )
 
 

@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 from .errors import NotationError
 
-_TILE = re.compile(r"^\[?\s*(\d{1,2})\s*[-|]\s*(\d{1,2})\s*\]?$")
+_TILE = re.compile(r"^(?:\[\s*([0-9]{1,2})\s*[-|]\s*([0-9]{1,2})\s*\]|([0-9]{1,2})-([0-9]{1,2}))$")
 
 
 class Tile(NamedTuple):
@@ -24,11 +24,13 @@ class Tile(NamedTuple):
 
     @classmethod
     def parse(cls, text: str) -> Tile:
-        """Read ``"2-5"``, ``"5-2"``, ``"[2-5]"`` or ``"[5|2]"``; raises :class:`NotationError`."""
+        """Read ``"2-5"``, ``"5-2"``, ``"[2-5]"`` or ``"[5|2]"`` (ASCII digits; a bar only
+        inside brackets); raises :class:`NotationError`."""
         found = _TILE.match(text.strip())
         if not found:
-            raise NotationError(f"{text!r} is not a tile (write it like 2-5)")
-        return cls.of(int(found[1]), int(found[2]))
+            raise NotationError(f"{text!r} is not a tile (write it like 2-5, or [2-5] or [2|5])")
+        first, second = (found[1], found[2]) if found[1] is not None else (found[3], found[4])
+        return cls.of(int(first), int(second))
 
     @property
     def is_double(self) -> bool:

@@ -1,0 +1,144 @@
+"""Smoke tests: every shipped variant, option value and player count plays to the end.
+
+For each variant, its defaults and each non-default option value chosen alone
+(the choices a loader must check, SPEC section 12.3), and each player count the
+resolved rules allow, random hands are dealt with a fixed seed and played with
+random legal actions to the end. The whole file runs in a couple of seconds;
+it is meant to catch a crash or a hand that never ends anywhere in the catalogue.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import pytest
+
+from reference_engine.actions import Draw, Pass, Play
+from reference_engine.deal import Deal
+from reference_engine.hand import Hand
+from reference_engine.record import play_match
+from reference_engine.rules import Catalog, Rules
+from reference_engine.rules.vocabulary import DrawWhen, Partnership, TargetUnit
+from reference_engine.scoring import Outcome, Termination
+from reference_engine.strategies import STRATEGIES
+from reference_engine.tiles import full_set
+
+HANDS = 30
+SEED = 20240601
+#: A hand played with legal actions only must end within this many actions.
+MAX_ACTIONS = 2000
+
+Choice = tuple[tuple[str, str], ...]
+
+
+@cache
+def resolved(variant: str, choice: Choice) -> Rules:
+    return Catalog.shipped().resolve(variant, dict(choice))
+
+
+def _configs() -> list[tuple[str, Choice, int]]:
+    configs = []
+    for variant in Catalog.shipped().ids():
+        choices: list[Choice] = [()]
+        for option in resolved(variant, ()).options:
+            choices += [((option.name, v.name),) for v in option.values if v.name != option.default]
+        for choice in choices:
+            for players in resolved(variant, choice).players:
+                configs.append((variant, choice, players))
+    return configs
+
+
+CONFIGS = _configs()
+IDS = [f"{v}-{'+'.join(f'{k}={x}' for k, x in c) or 'defaults'}-{p}p" for v, c, p in CONFIGS]
+
+
+def test_every_variant_and_option_value_is_smoke_tested() -> None:
+    variants = {variant for variant, _, _ in CONFIGS}
+    assert variants == set(Catalog.shipped().ids()) and len(variants) == 10
+    for variant in variants:
+        for option in resolved(variant, ()).options:
+            for value in option.values:
+                chosen = ((option.name, value.name),)
+                assert value.name == option.default or any(
+                    config[:2] == (variant, chosen) for config in CONFIGS
+                ), (variant, chosen)
+
+
+def play_hand(rules: Rules, deal: Deal, rng: random.Random) -> Hand:
+    hand = Hand(rules, deal)
+    for _ in range(MAX_ACTIONS):
+        if hand.is_over:
+            break
+        legal = hand.legal_actions()
+        assert legal, "a hand that is not over always offers an action"
+        hand.apply(legal[rng.randrange(len(legal))])
+    assert hand.is_over, f"no end after {MAX_ACTIONS} actions"
+    return hand
+
+
+@pytest.mark.parametrize(("variant", "choice", "players"), CONFIGS, ids=IDS)
+def test_random_hands_play_to_the_end(variant: str, choice: Choice, players: int) -> None:
+    rules = resolved(variant, choice)
+    rng = random.Random(SEED)
+    size = rules.hand_size.for_players(players)
+    sides = 2 if rules.partnership is Partnership.TWO_VS_TWO else players
+    endings = set()
+    for _ in range(HANDS):
+        deal = Deal.shuffled(rules, players, rng)
+        assert [len(held) for held in deal.hands] == [size] * players
+        assert sorted([*deal.boneyard, *(t for held in deal.hands for t in held)]) == list(
+            full_set(rules.max_pip)
+        )
+        hand = play_hand(rules, deal, rng)
+        outcome = hand.outcome
+        assert isinstance(outcome, Outcome)
+        assert hand.legal_actions() == ()
+        assert len(outcome.pips) == players and len(outcome.points) == sides
+        assert outcome.pips == hand.pips()
+        assert all(points >= 0 for points in outcome.points)
+        assert sum(1 for points in outcome.points if points) <= 1  # only the winner scores
+        if outcome.termination is Termination.DOMINO:
+            assert outcome.went_out is not None and hand.hand_of(outcome.went_out) == ()
+            assert isinstance(hand.history[-1], Play)
+        elif outcome.termination is Termination.BLOCKED:
+            assert all(isinstance(a, Pass) for a in hand.history[-players:])
+        else:
+            assert outcome.termination is Termination.REDEAL and hand.history == []
+        endings.add(outcome.termination)
+    assert endings & {Termination.DOMINO, Termination.BLOCKED}
+
+
+@pytest.mark.parametrize(("variant", "choice", "players"), CONFIGS[::7], ids=IDS[::7])
+def test_the_same_seed_plays_the_same_hands(variant: str, choice: Choice, players: int) -> None:
+    rules = resolved(variant, choice)
+
+    def histories() -> list[list[str]]:
+        rng = random.Random(SEED)
+        return [
+            [str(a) for a in play_hand(rules, Deal.shuffled(rules, players, rng), rng).history]
+            for _ in range(3)
+        ]
+
+    first = histories()
+    assert first == histories()
+    assert any(first)
+
+
+@pytest.mark.parametrize("strategy", sorted(STRATEGIES))
+@pytest.mark.parametrize(
+    ("variant", "players"),
+    [("gamerules-com", 2), ("pagat", 4), ("house", 3), ("german", 3), ("jeux-de-hasard", 4)],
+)
+def test_whole_matches_reach_their_target(variant: str, players: int, strategy: str) -> None:
+    rules = resolved(variant, ())
+    match = play_match(rules, players, seed=SEED, strategy=STRATEGIES[strategy], max_hands=400)
+    assert match.is_over and match.winner is not None
+    counts = match.scores if rules.target.unit is TargetUnit.POINTS else match.hands_won
+    assert counts[match.winner] >= rules.target.value
+    assert all(hand.is_over for hand in match.hands)
+    drew = any(isinstance(a, Draw) for hand in match.hands for a in hand.history)
+    nothing_to_draw = all(
+        len(hand.deal.boneyard) <= rules.reserve.for_players(players) for hand in match.hands
+    )
+    assert drew or nothing_to_draw or rules.draw_when is DrawWhen.NEVER

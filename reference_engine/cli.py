@@ -34,6 +34,8 @@ from .record import match_record, play_match, replay
 from .rules import Catalog, Rules, RulesError, parse_option_assignments
 from .rules.present import rules_data, rules_text
 from .scoring import Termination
+from .sheets import FORMATS as SHEET_FORMATS
+from .sheets import LANGUAGES as SHEET_LANGUAGES
 from .strategies import STRATEGIES
 from .transcript import describe_outcome, transcript
 
@@ -152,6 +154,29 @@ def _parser(stdout: TextIO) -> _Parser:
     )
 
     command("engine", "run the reference engine as a protocol process on stdin/stdout")
+
+    sheet = command("sheet", "make a printable rule sheet of a variant (PDF, HTML or Markdown)")
+    sheet.add_argument("variant", metavar="ID", help="variant id (see: matador list)")
+    sheet.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="choose an option of the variant (repeatable)",
+    )
+    sheet.add_argument(
+        "--lang", choices=SHEET_LANGUAGES, default="en", help="language (default: en)"
+    )
+    sheet.add_argument(
+        "--format", choices=SHEET_FORMATS, default="pdf", help="output format (default: pdf)"
+    )
+    sheet.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write the sheet to FILE (default for pdf: ID-LANG.pdf here; "
+        "html and markdown go to standard output)",
+    )
 
     compare_command = command("compare", "every rule of every variant side by side, with sources")
     compare_command.add_argument(
@@ -337,6 +362,40 @@ def _conform(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     return conform(args, stdout, stderr)
 
 
+def _sheet(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    from .sheets.model import build_sheet
+    from .sheets.render import PdfUnavailableError, render_html, render_markdown, render_pdf
+
+    rules = Catalog.shipped().resolve(args.variant, parse_option_assignments(args.option))
+    sheet = build_sheet(rules, args.lang)
+    if args.format == "pdf":
+        try:
+            content: str | bytes
+            content, pages = render_pdf(sheet)
+        except PdfUnavailableError as error:
+            stderr.write(f"matador sheet: {error}\n")
+            return EXIT_INVALID
+        path = Path(args.output or f"{rules.variant}-{args.lang}.pdf")
+        done = f"matador sheet: wrote {path} ({pages} page{'s' if pages != 1 else ''})\n"
+    else:
+        content = render_html(sheet) if args.format == "html" else render_markdown(sheet)
+        if args.output is None:
+            stdout.write(content)
+            return EXIT_OK
+        path = Path(args.output)
+        done = f"matador sheet: wrote {path}\n"
+    try:
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    except OSError as error:
+        stderr.write(f"matador sheet: cannot write {path}: {error.strerror or error}\n")
+        return EXIT_INVALID
+    stdout.write(done)
+    return EXIT_OK
+
+
 def _engine(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from .conformance.server import serve
 
@@ -415,6 +474,7 @@ _COMMANDS = {
     "odds": _odds,
     "conform": _conform,
     "engine": _engine,
+    "sheet": _sheet,
     "validate": _validate,
     "list": _list,
     "show": _show,

@@ -1,26 +1,47 @@
 """The rules compiled into lookup tables, once per variant and choice of options.
 
 Everything that differs between sources is read from the :class:`Rules` object
-here, and only here, following spec/SPEC.md section 7 ("Placement"). The hot
-path of the engine (:mod:`reference_engine.hand`) then only indexes tables:
+here, and only here, following spec/SPEC.md sections 5 to 8. The hot path of
+the engine (:mod:`reference_engine.hand` and :mod:`reference_engine.deal`) then
+only indexes tables and tests booleans:
 
 * every tile of the set gets an index; hands are bitmasks over those indices;
+* the numbers that depend on the player count (hand size, reserve) are looked
+  up once per count;
+* the opening rules become a search order over the doubles' bits;
 * every kind of open end that can arise under the rules gets an id
   (:class:`OpenEnd`: its values, its match rule, its matador access), found by
   closing the plain ends under every placement the rules allow;
 * for each end kind and each tile, the placements it allows on end 0 and on
   end 1, each as a ready :class:`~reference_engine.actions.Play` with the id
-  of the end it leaves.
+  of the end it leaves. These Play objects are built once and reused: every
+  legal action a hand offers is one of them (or the opening play of a tile,
+  or ``DRAW`` or ``PASS``), so the engine can recognise an action it offered
+  by identity, without comparing fields;
+* the turn rules (section 8) become a handful of booleans.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .actions import Play
-from .rules.model import MatadorMode, Rules
-from .rules.vocabulary import EndFilter, Fit, MatadorAccess, Match, OpenValues, Shape
+from .rules.model import MatadorMode, PerPlayers, Rules
+from .rules.vocabulary import (
+    AfterSingleDraw,
+    DrawsPerTurn,
+    DrawWhen,
+    EndFilter,
+    Fit,
+    MatadorAccess,
+    Match,
+    Opener,
+    OpenValues,
+    PassWhen,
+    Shape,
+)
 from .tiles import Tile, full_set
 
 
@@ -70,30 +91,97 @@ def orientations(tile: Tile) -> tuple[tuple[int, int], ...]:
     return ((tile.low, tile.high), (tile.high, tile.low))
 
 
+class Effect(NamedTuple):
+    """What putting down one compiled placement does: the end, the tile's bit, the new end."""
+
+    end: int
+    bit: int
+    leaves: int
+
+
+def _per_players(value: PerPlayers, counts: Iterable[int]) -> dict[int, int]:
+    """``value`` for each player count the rules give it for (others are left out)."""
+    found: dict[int, int] = {}
+    for players in counts:
+        try:
+            found[players] = value.for_players(players)
+        except KeyError:
+            continue
+    return found
+
+
 class Compiled:
     """Lookup tables for one resolved variant (see the module docstring)."""
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.line_sum = rules.line_sum
+        # ---- the tiles
         self.tiles: tuple[Tile, ...] = full_set(rules.max_pip)
+        self.tile_set: frozenset[Tile] = frozenset(self.tiles)
         self.index: dict[Tile, int] = {tile: i for i, tile in enumerate(self.tiles)}
+        self.bit: dict[Tile, int] = {tile: 1 << i for i, tile in enumerate(self.tiles)}
         self.pips: tuple[int, ...] = tuple(tile.pips for tile in self.tiles)
         self.matador_mask = self.mask(t for t in self.tiles if rules.is_matador(*t))
+        # ---- the deal (SPEC section 5)
+        self.hand_size: dict[int, int] = _per_players(rules.hand_size, rules.players)
+        self.reserve: dict[int, int] = _per_players(rules.reserve, rules.players)
+        self.needs_designated: bool = rules.applicable("designated_opener")
+        # ---- the opening (SPEC section 6)
         self.opening_doubles: tuple[int, ...] = tuple(
             self.index[tile]
             for tile in self.tiles
             if tile.is_double and (rules.double_blank_opens or tile.high > 0)
         )
+        self.opening_double_mask = sum(1 << double for double in self.opening_doubles)
+        #: None, or whether the highest (True) or lowest (False) double held opens.
+        self.highest_double_opens: bool | None = (
+            None if rules.opener is Opener.DESIGNATED else rules.opener is Opener.HIGHEST_DOUBLE
+        )
+        self.opening_plays: tuple[Play, ...] = tuple(Play(tile) for tile in self.tiles)
+        # ---- end kinds and placements (SPEC section 7)
         self.kinds: list[OpenEnd] = []
         self.kind_id: dict[OpenEnd, int] = {}
         # moves[end][kind][tile] -> ((Play, new kind id), ...), in canonical order
         self.moves: tuple[list[list[tuple[tuple[Play, int], ...]]], ...] = ([], [])
         self.fits: list[int] = []
-        self.opening_plays: tuple[Play, ...] = tuple(Play(tile) for tile in self.tiles)
         for value in range(rules.max_pip + 1):
             self.kind(OpenEnd.plain(value))
         self._close()
+        #: The two end kinds each tile leaves when it opens the hand.
+        self.opening_kinds: tuple[tuple[int, int], ...] = tuple(
+            self.opening_ends(tile) for tile in self.tiles
+        )
+        #: id() of every Play in ``moves`` -> its :class:`Effect`. The key is the
+        #: object's identity, not its value: a placement is found here only as the
+        #: very object this table built (and keeps alive in ``moves``).
+        self.effects: dict[int, Effect] = {
+            id(play): Effect(end, 1 << index, leaves)
+            for end, by_kind in enumerate(self.moves)
+            for by_tile in by_kind
+            for index, entries in enumerate(by_tile)
+            for play, leaves in entries
+        }
+        #: (left kind, right kind) -> per tile, its placements on both ends (built on demand).
+        self._both_ends: dict[tuple[int, int], list[tuple[Play, ...]]] = {}
+        # ---- the turn (SPEC section 8)
+        draw_when, pass_when = rules.draw_when, rules.pass_when
+        #: Whether anyone ever draws in play (``draw_when`` is not ``never``).
+        self.draws = draw_when is not DrawWhen.NEVER
+        #: Whether a player who can draw may do so while holding a playable tile.
+        self.draw_always = draw_when is DrawWhen.ALWAYS
+        self.draw_if_only_matadors = draw_when is DrawWhen.ONLY_MATADOR_PLAYS
+        #: Whether a player who cannot draw may pass while holding a playable tile.
+        self.pass_always = pass_when is PassWhen.ALWAYS
+        self.pass_if_only_matadors = pass_when is PassWhen.ONLY_MATADOR_PLAYS
+        #: Whether a draw in play ends the drawing for the turn (``draws_per_turn: one``).
+        self.one_draw_per_turn = rules.draws_per_turn is DrawsPerTurn.ONE
+        after = rules.after_single_draw
+        #: After that single draw: whether any tile of the hand may be played (or
+        #: else only the drawn one), and, when only the drawn one, whether the
+        #: player may pass even though it fits (``may_play_drawn``).
+        self.after_draw_any_tile = after is AfterSingleDraw.MAY_PLAY_ANY
+        self.after_draw_may_pass = after is AfterSingleDraw.MAY_PLAY_DRAWN
 
     # ---- tiles
 
@@ -113,9 +201,50 @@ class Compiled:
             mask ^= low
         return tuple(out)
 
+    def pips_of(self, mask: int) -> int:
+        """The hand points of the tiles of a bitmask."""
+        pips = self.pips
+        total = 0
+        while mask:
+            low = mask & -mask
+            total += pips[low.bit_length() - 1]
+            mask ^= low
+        return total
+
     def is_matador(self, index: int) -> bool:
         """Whether the tile with this index is a matador."""
         return bool(self.matador_mask >> index & 1)
+
+    # ---- the legal placements of a hand (the hot path)
+
+    def placements_of(self, mask: int, left: int, right: int) -> tuple[Play, ...]:
+        """Every placement of the tiles in ``mask`` on ends of kinds ``left`` and ``right``.
+
+        In canonical order: by tile, then end 0 before end 1, then shape and
+        open value. Tiles with no placement add nothing.
+        """
+        both = self._both_ends.get((left, right))
+        if both is None:
+            both = self._build_both_ends(left, right)
+        low = mask & -mask
+        if low == mask:  # a single tile, or none: its placements are ready-made
+            return both[low.bit_length() - 1] if mask else ()
+        found: list[Play] = []
+        while mask:
+            low = mask & -mask
+            found += both[low.bit_length() - 1]
+            mask ^= low
+        return tuple(found)
+
+    def _build_both_ends(self, left: int, right: int) -> list[tuple[Play, ...]]:
+        left_moves, right_moves = self.moves[0][left], self.moves[1][right]
+        both = [
+            tuple(play for play, _ in left_moves[index])
+            + tuple(play for play, _ in right_moves[index])
+            for index in range(len(self.tiles))
+        ]
+        self._both_ends[(left, right)] = both
+        return both
 
     # ---- end kinds
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from typing import Any
 
+from .compiled import Compiled, compiled
 from .errors import DealError
 from .rules.model import Rules
 from .tiles import Tile, full_set
@@ -33,15 +35,19 @@ class Deal:
         *,
         designated: int | None = None,
     ) -> Deal:
-        """A random deal drawn from ``rng``; the lot is drawn too when the rules need it."""
+        """A random deal drawn from ``rng``; the lot is drawn too when the rules need it.
+
+        Each hand is given in canonical order; the boneyard keeps the shuffled order.
+        """
         check_players(rules, players)
-        tiles = list(full_set(rules.max_pip))
+        table = compiled(rules)
+        tiles = list(table.tiles)
         rng.shuffle(tiles)
-        size = rules.hand_size.for_players(players)
+        size = _hand_size(table, rules, players)
         hands = tuple(
             tuple(sorted(tiles[seat * size : (seat + 1) * size])) for seat in range(players)
         )
-        if designated is None and needs_designated(rules):
+        if designated is None and table.needs_designated:
             designated = rng.randrange(players)
         return cls(hands=hands, boneyard=tuple(tiles[players * size :]), designated=designated)
 
@@ -81,30 +87,20 @@ class Deal:
         """Raise :class:`DealError` unless this deal fits ``rules``."""
         players = len(self.hands)
         check_players(rules, players)
-        size = rules.hand_size.for_players(players)
+        table = compiled(rules)
+        size = _hand_size(table, rules, players)
         for seat, hand in enumerate(self.hands):
             if len(hand) != size:
                 raise DealError(
                     f"seat {seat} holds {len(hand)} tiles; {players} players get {size} each"
                 )
-        every = [tile for hand in self.hands for tile in hand] + list(self.boneyard)
-        known = set(full_set(rules.max_pip))
-        strangers = sorted({tile for tile in every if tile not in known})
-        if strangers:
-            raise DealError(
-                f"not in the double-{rules.max_pip} set: {', '.join(map(str, strangers))}"
-            )
-        repeated = sorted({tile for tile in every if every.count(tile) > 1})
-        if repeated:
-            raise DealError(f"dealt twice: {', '.join(map(str, repeated))}")
-        missing = sorted(known - set(every))
-        if missing:
-            raise DealError(
-                f"neither in a hand nor in the boneyard: {', '.join(map(str, missing))}"
-            )
+        dealt = len(self.boneyard) + size * players
+        if dealt != len(table.tiles) or set(self.boneyard).union(*self.hands) != table.tile_set:
+            # The tiles are not exactly the set, each once: say what is wrong.
+            _check_tiles(self, rules, table.tile_set)
         if self.designated is not None and not 0 <= self.designated < players:
             raise DealError(f"designated seat {self.designated} is not one of 0..{players - 1}")
-        if self.designated is None and needs_designated(rules):
+        if self.designated is None and table.needs_designated:
             raise DealError("these rules choose an opener by lot: give the deal's designated seat")
 
     def to_data(self) -> dict[str, Any]:
@@ -116,6 +112,27 @@ class Deal:
         if self.designated is not None:
             data["designated"] = self.designated
         return data
+
+
+def _hand_size(table: Compiled, rules: Rules, players: int) -> int:
+    """The hand size for ``players`` (KeyError, as from the rules, when they give none)."""
+    size = table.hand_size.get(players)
+    return rules.hand_size.for_players(players) if size is None else size
+
+
+def _check_tiles(deal: Deal, rules: Rules, known: Set[Tile]) -> None:
+    """Raise :class:`DealError` for tiles outside the set, tiles dealt twice, tiles missing."""
+    every = [tile for hand in deal.hands for tile in hand] + list(deal.boneyard)
+    strangers = sorted({tile for tile in every if tile not in known})
+    if strangers:
+        raise DealError(f"not in the double-{rules.max_pip} set: {', '.join(map(str, strangers))}")
+    counts = Counter(every)
+    repeated = sorted(tile for tile, count in counts.items() if count > 1)
+    if repeated:
+        raise DealError(f"dealt twice: {', '.join(map(str, repeated))}")
+    missing = sorted(known - set(every))
+    if missing:
+        raise DealError(f"neither in a hand nor in the boneyard: {', '.join(map(str, missing))}")
 
 
 def needs_designated(rules: Rules) -> bool:

@@ -9,6 +9,13 @@ is what engines are compared on. Every applied action goes to ``history``.
 
 No variant is named here: every difference between sources comes from the
 rules object, through the tables of :mod:`reference_engine.compiled`.
+
+Speed. Random playouts run millions of actions, so the turn is kept to table
+look-ups and bit operations: hands are bitmasks, the legal actions are built
+once per state from ready-made tuples of the compiled table's Play objects,
+and :meth:`Hand.apply` recognises an offered action by identity before it
+falls back on comparing values. The refusal paths (:meth:`Hand._why_not`)
+are not hot and read the rules directly, for clear messages.
 """
 
 from __future__ import annotations
@@ -22,12 +29,9 @@ from .errors import IllegalActionError, Reason
 from .rules.model import Rules
 from .rules.vocabulary import (
     AfterSingleDraw,
-    DrawsPerTurn,
-    DrawWhen,
     NobodyHasDouble,
     Opener,
     OpeningTile,
-    PassWhen,
 )
 from .scoring import Outcome, Termination, score
 from .tiles import Tile
@@ -41,23 +45,32 @@ class Phase(str, Enum):
     OVER = "over"
 
 
+# The phases again, as module constants: the hot path tests them on every
+# action, and looking a member up on its Enum class costs as much as a call.
+_OPENING, _PLAY, _OVER = Phase.OPENING, Phase.PLAY, Phase.OVER
+
+
 class Hand:
     """The state of one hand: hands, boneyard, line ends, whose turn, history."""
 
     def __init__(self, rules: Rules, deal: Deal) -> None:
         deal.check(rules)
         self.rules = rules
-        self.table: Compiled = compiled(rules)
+        table = compiled(rules)
+        self.table: Compiled = table
         self.deal = deal
-        self.players = len(deal.hands)
+        self.players = players = len(deal.hands)
         self.history: list[AnyAction] = []
         self.outcome: Outcome | None = None
         self.opener: int | None = None
-        index = self.table.index
-        self._hands = [self.table.mask(hand) for hand in deal.hands]
-        self._boneyard = [index[tile] for tile in deal.boneyard]
+        bit = table.bit.__getitem__
+        self._hands = [sum(map(bit, hand)) for hand in deal.hands]  # tiles are distinct
+        self._boneyard = list(map(table.index.__getitem__, deal.boneyard))
         self._drawn = 0
-        self._reserve = rules.reserve.for_players(self.players)
+        reserve = table.reserve.get(players)
+        self._reserve = rules.reserve.for_players(players) if reserve is None else reserve
+        #: Draws in play are allowed while fewer than this many tiles have been drawn.
+        self._draw_limit = len(self._boneyard) - self._reserve if table.draws else 0
         self._ends: list[int] = []
         self._passes = 0
         self._single_drawn: int | None = None
@@ -66,7 +79,7 @@ class Hand:
         self._draw_for_double = False
         self._opening_tiles = 0
         self.current = 0
-        self.phase = Phase.OPENING
+        self.phase = _OPENING
         self._choose_opener()
 
     # ------------------------------------------------------------------ observing
@@ -74,7 +87,7 @@ class Hand:
     @property
     def is_over(self) -> bool:
         """Whether the hand has ended."""
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     def hand_of(self, seat: int) -> tuple[Tile, ...]:
         """The tiles ``seat`` holds, in canonical order."""
@@ -97,51 +110,69 @@ class Hand:
 
     def pips(self) -> tuple[int, ...]:
         """Hand points per seat (doubles count both halves)."""
-        return tuple(sum(tile.pips for tile in self.hand_of(seat)) for seat in range(self.players))
+        return tuple(map(self.table.pips_of, self._hands))
 
     # ------------------------------------------------------------------ legality
 
     def legal_actions(self) -> tuple[AnyAction, ...]:
         """Every legal action of the player to act, in canonical order."""
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return self._legal
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
 
     def is_legal(self, action: AnyAction, player: int | None = None) -> bool:
         """Whether ``action`` (by ``player``, if given) may be applied now."""
-        if self.phase is Phase.OVER or (player is not None and player != self.current):
+        if self.phase is _OVER or (player is not None and player != self.current):
             return False
-        return action in self.legal_actions()
+        return _offered(self.legal_actions(), action) is not None
 
     def verify(self, action: AnyAction, player: int | None = None) -> None:
         """Raise :class:`IllegalActionError` unless ``action`` may be applied now."""
-        if self.phase is Phase.OVER:
+        if self.phase is _OVER:
             raise self._refuse(Reason.HAND_OVER, "the hand is over", None)
         if player is not None and player != self.current:
             raise self._refuse(
                 Reason.NOT_YOUR_TURN, f"it is seat {self.current}'s turn, not seat {player}'s", None
             )
-        if action not in self.legal_actions():
+        if _offered(self.legal_actions(), action) is None:
             raise self._why_not(action)
 
     def apply(self, action: AnyAction, player: int | None = None) -> None:
         """Verify ``action`` and carry it out."""
-        self.verify(action, player)
-        self._do(action)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        if player is not None and player != self.current:
+            self.verify(action, player)  # raises (not your turn, or the hand is over)
+        # ``offered`` is the action as legal_actions() built it: usually the very
+        # object passed back, else an equal one (or none, and verify() refuses).
+        for offered in legal:
+            if offered is action:
+                break
+        else:
+            self.verify(action, player)
+            offered = legal[legal.index(action)]
+        self._legal = None
+        self.history.append(action)
+        if isinstance(offered, Play):
+            if offered.end is None:
+                self._open(offered)
+            else:
+                self._place(offered)
+        elif offered is DRAW:
+            self._draw()
+        else:
+            self._pass()
 
     # ------------------------------------------------------------------ the opening
 
     def _choose_opener(self) -> None:
         rules, table = self.rules, self.table
         doubles = table.opening_doubles
-        if rules.opener in (Opener.HIGHEST_DOUBLE, Opener.LOWEST_DOUBLE):
-            order = doubles[::-1] if rules.opener is Opener.HIGHEST_DOUBLE else doubles
-            for double in order:
-                for seat in range(self.players):
-                    if self._hands[seat] >> double & 1:
-                        self._set_opening(seat, 1 << double)
-                        return
-            self._nobody_has_double()
+        highest = table.highest_double_opens
+        if highest is not None:
+            self._open_with_double(highest)
             return
         designated = self._designated()
         if rules.opening_tile is OpeningTile.ANY_TILE:
@@ -155,6 +186,18 @@ class Hand:
             if rules.opener_lacks_double is None:
                 break
         self._nobody_has_double()
+
+    def _open_with_double(self, highest: bool) -> None:
+        """The holder of the highest (or lowest) opening double opens with it."""
+        dealt = self.table.opening_double_mask & sum(self._hands)  # the hands are disjoint
+        if not dealt:
+            self._nobody_has_double()
+            return
+        double = dealt.bit_length() - 1 if highest else (dealt & -dealt).bit_length() - 1
+        for seat, hand in enumerate(self._hands):
+            if hand >> double & 1:
+                self._set_opening(seat, 1 << double)
+                return
 
     def _designated(self) -> int:
         if self.deal.designated is None:
@@ -174,7 +217,7 @@ class Hand:
 
     def _opening_actions(self) -> tuple[AnyAction, ...]:
         if self._draw_for_double:
-            held = self._hands[self.current] & self._opening_double_mask()
+            held = self._hands[self.current] & self.table.opening_double_mask
             if held:
                 return (self.table.opening_plays[held.bit_length() - 1],)
             return (DRAW,) if self.boneyard_count else ()
@@ -186,98 +229,65 @@ class Hand:
             mask ^= low
         return tuple(plays)
 
-    def _opening_double_mask(self) -> int:
-        mask = 0
-        for double in self.table.opening_doubles:
-            mask |= 1 << double
-        return mask
-
     # ------------------------------------------------------------------ the turn
 
-    def _placements(self, hand: int) -> list[AnyAction]:
-        table = self.table
-        left, right = self._ends
-        left_moves = table.moves[0][left]
-        right_moves = table.moves[1][right]
-        mask = hand & (table.fits[left] | table.fits[right])
-        out: list[AnyAction] = []
-        while mask:
-            low = mask & -mask
-            index = low.bit_length() - 1
-            mask ^= low
-            out.extend(play for play, _ in left_moves[index])
-            out.extend(play for play, _ in right_moves[index])
-        return out
-
     def _playable_mask(self, hand: int) -> int:
+        """The tiles of ``hand`` with at least one placement on the open ends."""
         left, right = self._ends
         return hand & (self.table.fits[left] | self.table.fits[right])
 
     def _can_draw(self) -> bool:
-        return (
-            self.rules.draw_when is not DrawWhen.NEVER
-            and len(self._boneyard) - self._drawn > self._reserve
-        )
+        """Whether the player to act may take a tile now (rules permitting, reserve kept)."""
+        return self._drawn < self._draw_limit
 
     def _only_matadors(self, hand: int) -> bool:
         return not self._playable_mask(hand) & ~self.table.matador_mask
 
     def _compute_legal(self) -> tuple[AnyAction, ...]:
-        if self.phase is Phase.OVER:
+        """The legal actions (SPEC section 8.2), in canonical order."""
+        phase = self.phase
+        if phase is _OVER:
             return ()
-        if self.phase is Phase.OPENING:
+        if phase is _OPENING:
             return self._opening_actions()
-        rules = self.rules
+        table = self.table
         hand = self._hands[self.current]
-        if self._single_drawn is not None:
-            after = rules.after_single_draw
-            if after is AfterSingleDraw.MAY_PLAY_ANY:
-                return (*self._placements(hand), PASS)
-            drawn = self._placements(1 << self._single_drawn)
-            if after is AfterSingleDraw.MAY_PLAY_DRAWN or not drawn:
+        left, right = self._ends
+        fit = table.fits[left] | table.fits[right]
+        if self._single_drawn is not None:  # step 2 of the procedure, one draw per turn
+            if table.after_draw_any_tile:
+                return (*table.placements_of(hand & fit, left, right), PASS)
+            drawn = table.placements_of((1 << self._single_drawn) & fit, left, right)
+            if table.after_draw_may_pass or not drawn:
                 return (*drawn, PASS)
-            return tuple(drawn)
-        plays = self._placements(hand)
+            return drawn
+        playable = hand & fit
+        plays = table.placements_of(playable, left, right) if playable else ()
         if self._forced_play and plays:
-            return tuple(plays)
-        if self._can_draw():
-            when = rules.draw_when
+            return plays
+        if self._drawn < self._draw_limit:  # the player can draw
             if (
                 not plays
-                or when is DrawWhen.ALWAYS
-                or (when is DrawWhen.ONLY_MATADOR_PLAYS and self._only_matadors(hand))
+                or table.draw_always
+                or (table.draw_if_only_matadors and not playable & ~table.matador_mask)
             ):
                 return (*plays, DRAW)
-            return tuple(plays)
-        when_pass = rules.pass_when
+            return plays
         if (
             not plays
-            or when_pass is PassWhen.ALWAYS
-            or (when_pass is PassWhen.ONLY_MATADOR_PLAYS and self._only_matadors(hand))
+            or table.pass_always
+            or (table.pass_if_only_matadors and not playable & ~table.matador_mask)
         ):
             return (*plays, PASS)
-        return tuple(plays)
+        return plays
 
     # ------------------------------------------------------------------ doing
-
-    def _do(self, action: AnyAction) -> None:
-        self._legal = None
-        self.history.append(action)
-        if isinstance(action, Play):
-            if action.end is None:
-                self._open(action)
-            else:
-                self._place(action)
-        elif isinstance(action, Draw):
-            self._draw()
-        else:
-            self._pass()
 
     def _open(self, play: Play) -> None:
         index = self.table.index[play.tile]
         seat = self.current
         self._hands[seat] &= ~(1 << index)
-        self._ends = list(self.table.opening_ends(play.tile))
+        self._ends = list(self.table.opening_kinds[index])
         self.opener = seat
         self.phase = Phase.PLAY
         self._passes = 0
@@ -290,28 +300,26 @@ class Hand:
             self._next_turn()
 
     def _place(self, play: Play) -> None:
-        table = self.table
-        index = table.index[play.tile]
-        end = play.end
-        assert end is not None
-        for candidate, new_kind in table.moves[end][self._ends[end]][index]:
-            if candidate == play:
-                self._ends[end] = new_kind
-                break
+        """Put down ``play``, one of the compiled table's placements offered now."""
+        end, bit, leaves = self.table.effects[id(play)]
+        self._ends[end] = leaves
         seat = self.current
-        self._hands[seat] &= ~(1 << index)
+        hand = self._hands[seat] ^ bit
+        self._hands[seat] = hand
         self._passes = 0
-        if not self._hands[seat]:
-            self._finish(Termination.DOMINO, went_out=seat)
+        if hand:  # the next turn (as _next_turn(), written out: this is the hot path)
+            self.current = (seat + 1) % self.players
+            self._single_drawn = None
+            self._forced_play = False
         else:
-            self._next_turn()
+            self._finish(Termination.DOMINO, went_out=seat)
 
     def _draw(self) -> None:
         index = self._boneyard[self._drawn]
         self._drawn += 1
         self._hands[self.current] |= 1 << index
         self._passes = 0
-        if self.phase is Phase.PLAY and self.rules.draws_per_turn is DrawsPerTurn.ONE:
+        if self.table.one_draw_per_turn and self.phase is _PLAY:
             self._single_drawn = index
 
     def _pass(self) -> None:
@@ -418,7 +426,7 @@ class Hand:
             return self._refuse(
                 Reason.DRAW_NOT_ALLOWED, "only one tile may be drawn per turn", "draws_per_turn"
             )
-        if self.rules.draw_when is DrawWhen.NEVER:
+        if not self.table.draws:
             return self._refuse(Reason.DRAW_NOT_ALLOWED, "nobody draws in this game", "draw_when")
         if not self._can_draw():
             return self._refuse(
@@ -469,3 +477,18 @@ class Hand:
                 "pass_when",
             )
         return self._refuse(Reason.MUST_PLAY, "you hold a tile you can play", "pass_when")
+
+
+def _offered(legal: tuple[AnyAction, ...], action: object) -> AnyAction | None:
+    """The element of ``legal`` that is ``action``, or equals it; None if there is none.
+
+    Identity first: the actions legal_actions() hands out come back as the same
+    objects, and comparing dataclass fields is what makes a plain ``in`` slow.
+    """
+    for offered in legal:
+        if offered is action:
+            return offered
+    for offered in legal:
+        if offered == action:
+            return offered
+    return None

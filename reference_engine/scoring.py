@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from functools import cache
 
 from .rules.model import Rules
 from .rules.vocabulary import DifferenceAmongSeveral, Partnership, Points
@@ -41,6 +42,12 @@ def sides(rules: Rules, players: int) -> tuple[tuple[int, ...], ...]:
     """The seats of each side."""
     if rules.partnership is Partnership.TWO_VS_TWO:
         return ((0, 2), (1, 3))
+    return _alone(players)
+
+
+@cache
+def _alone(players: int) -> tuple[tuple[int, ...], ...]:
+    """One side per seat."""
     return tuple((seat,) for seat in range(players))
 
 
@@ -55,8 +62,11 @@ def score(
     """Decide the winner and the points of a finished hand from the pips left per seat."""
     players = len(pips)
     groups = sides(rules, players)
-    totals = tuple(sum(pips[seat] for seat in group) for group in groups)
-    zero = tuple(0 for _ in groups)
+    if rules.partnership is Partnership.TWO_VS_TWO:
+        totals = tuple(sum(pips[seat] for seat in group) for group in groups)
+    else:
+        totals = tuple(pips)  # everyone plays alone: the sides are the seats
+    zero = (0,) * len(groups)
     if termination is Termination.REDEAL:
         return Outcome(
             termination=termination, winner=None, pips=pips, side_pips=totals, points=zero
@@ -81,12 +91,13 @@ def score(
         won = sum(total - own for total in losers)
     else:
         won = sum(losers) - own
-    points = tuple(max(0, won) if side == winner else 0 for side in range(len(groups)))
+    points = list(zero)
+    points[winner] = max(0, won)
     return Outcome(
         termination=termination,
         winner=winner,
         pips=pips,
         side_pips=totals,
-        points=points,
+        points=tuple(points),
         went_out=went_out,
     )

@@ -319,6 +319,9 @@ class Hand:
         self._drawn += 1
         self._hands[self.current] |= 1 << index
         self._passes = 0
+        # Only an opener with a placement must add the next tile; one who had to
+        # draw is taking an ordinary turn, and goes on taking one (SPEC 6.5).
+        self._forced_play = False
         if self.table.one_draw_per_turn and self.phase is _PLAY:
             self._single_drawn = index
 
@@ -454,7 +457,7 @@ class Hand:
                 "the drawn tile fits and must be played",
                 "after_single_draw",
             )
-        if self._forced_play:
+        if self._forced_play and self._playable_mask(hand):
             return self._refuse(
                 Reason.MUST_PLAY, "the opener must add the next tile", "opener_plays_again"
             )

@@ -1030,15 +1030,6 @@ rules:
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "SPEC 6.5: when the opener has no legal placement in their extra turn, 'the turn "
-        "proceeds exactly as an ordinary turn'; after a draw (draws_per_turn: unlimited) an "
-        "ordinary turn under draw_when: always offers draw again (8.2 step 2 -> step 1). "
-        "Hand keeps _forced_play set after the draw and offers only the placements."
-    ),
-)
 def test_after_drawing_in_the_openers_own_turn_the_turn_is_an_ordinary_one(
     tmp_path: Any,
 ) -> None:

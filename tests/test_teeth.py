@@ -1,0 +1,186 @@
+"""The suite has teeth: deliberately broken engines are each caught by at least one case.
+
+Each mutant is the reference engine with one thing wrong, the kind of mistake a
+third-party engine makes: a rule value misread (applied to the resolved rules
+before the engine sees them) or a piece of logic wrong (patched for the run).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+
+import pytest
+
+from reference_engine import compiled as compiled_module
+from reference_engine import hand as hand_module
+from reference_engine.compiled import OpenEnd
+from reference_engine.conformance.cases import load_cases
+from reference_engine.conformance.engine import ReferenceEngine
+from reference_engine.conformance.runner import Runner, Verdict, select
+from reference_engine.rules import Catalog, PerPlayers, Rules
+from reference_engine.rules.vocabulary import (
+    DrawWhen,
+    Match,
+    Opener,
+    OpeningTile,
+    PassWhen,
+    Points,
+    Shape,
+)
+from reference_engine.scoring import Outcome, Termination, score
+from reference_engine.tiles import Tile
+
+CASES, _ = load_cases()
+
+
+class MutantCatalog(Catalog):
+    """A catalogue whose resolved rules pass through ``mutate``."""
+
+    def __init__(self, mutate: Callable[[Rules], Rules]) -> None:
+        shipped = Catalog.shipped()
+        super().__init__(shipped.files)
+        self._mutate = mutate
+
+    def resolve(self, variant_id: str, options=None) -> Rules:  # type: ignore[no-untyped-def, override]
+        return self._mutate(super().resolve(variant_id, options))
+
+
+def _rules_mutant(mutate: Callable[[Rules], Rules]) -> Callable[[pytest.MonkeyPatch], Callable[[], ReferenceEngine]]:
+    def install(monkeypatch: pytest.MonkeyPatch) -> Callable[[], ReferenceEngine]:
+        catalog = MutantCatalog(mutate)
+        return lambda: ReferenceEngine(catalog)
+
+    return install
+
+
+def _patched(target: object, name: str, value: object) -> Callable[[pytest.MonkeyPatch], Callable[[], ReferenceEngine]]:
+    def install(monkeypatch: pytest.MonkeyPatch) -> Callable[[], ReferenceEngine]:
+        monkeypatch.setattr(target, name, value)
+        monkeypatch.setattr(compiled_module, "_COMPILED", {})  # rebuild tables under the patch
+        return ReferenceEngine
+
+    return install
+
+
+# ---- logic mutants
+
+
+def _identical_admits(self: OpenEnd, half: int, line_sum: int) -> bool:
+    if self.match is Match.SUM:
+        return half in self.values  # matches equal numbers, as in ordinary dominoes
+    return OpenEnd.__dict__["_original_admits"](self, half, line_sum)  # pragma: no cover
+
+
+def _blank_takes_anything(original: Callable[..., bool]) -> Callable[..., bool]:
+    def admits(self: OpenEnd, half: int, line_sum: int) -> bool:
+        if self.match is Match.SUM and self.values == (0,):
+            return True
+        return original(self, half, line_sum)
+
+    return admits
+
+
+def _fixed_open_half(original: Callable[..., list]) -> Callable[..., list]:  # type: ignore[type-arg]
+    def by_mode(self, mode, end, tile):  # type: ignore[no-untyped-def]
+        found = original(self, mode, end, tile)
+        # the matador always leaves its high half open, whatever the player wants
+        return [
+            (key, new_end)
+            for key, new_end in found
+            if key[0] is not Shape.INLINE or key[1] == tile.high or mode.fit.value == "match"
+        ]
+
+    return by_mode
+
+
+def _doubles_once(self: Tile) -> int:
+    return self.low if self.low == self.high else self.low + self.high
+
+
+def _tie_scores(rules: Rules, pips, termination, went_out=None) -> Outcome:  # type: ignore[no-untyped-def]
+    outcome = score(rules, pips, termination, went_out)
+    if outcome.winner is None and termination is Termination.BLOCKED:
+        lowest = min(range(len(outcome.side_pips)), key=lambda side: outcome.side_pips[side])
+        points = tuple(
+            sum(outcome.side_pips) - outcome.side_pips[lowest] if side == lowest else 0
+            for side in range(len(outcome.side_pips))
+        )
+        return replace(outcome, winner=lowest, points=points)
+    return outcome
+
+
+def _swap_opener(rules: Rules) -> Rules:
+    if rules.opener is Opener.HIGHEST_DOUBLE:
+        return replace(rules, opener=Opener.LOWEST_DOUBLE)
+    if rules.opener is Opener.DESIGNATED and rules.opening_tile is OpeningTile.HIGHEST_DOUBLE:
+        return replace(rules, opening_tile=OpeningTile.ANY_TILE)
+    return rules
+
+
+def _swap_points(rules: Rules) -> Rules:
+    swapped = Points.ALL_HANDS if rules.points is Points.DIFFERENCE else Points.DIFFERENCE
+    return replace(rules, points=swapped)
+
+
+def _inline_only(rules: Rules) -> Rules:
+    inline = tuple(mode for mode in rules.matador_modes if mode.shape is Shape.INLINE)
+    return replace(rules, matador_modes=inline or rules.matador_modes)
+
+
+MUTANTS = {
+    "identical-number matching": lambda mp: (
+        mp.setattr(OpenEnd, "_original_admits", OpenEnd.admits, raising=False),
+        _patched(OpenEnd, "admits", _identical_admits)(mp),
+    )[1],
+    "a blank end accepts any tile": lambda mp: _patched(
+        OpenEnd, "admits", _blank_takes_anything(OpenEnd.admits)
+    )(mp),
+    "a matador cannot choose its open half": lambda mp: _patched(
+        compiled_module.Compiled, "_by_mode", _fixed_open_half(compiled_module.Compiled._by_mode)
+    )(mp),
+    "doubles counted once": lambda mp: _patched(Tile, "pips", property(_doubles_once))(mp),
+    "a tie that scores": lambda mp: _patched(hand_module, "score", _tie_scores)(mp),
+    "the reserve ignored": _rules_mutant(
+        lambda r: replace(r, reserve=PerPlayers(**{k: 0 for k in r.reserve.as_dict()}))
+    ),
+    "the wrong opener": _rules_mutant(_swap_opener),
+    "drawing allowed with a playable tile": _rules_mutant(
+        lambda r: replace(r, draw_when=DrawWhen.ALWAYS) if r.draw_when is not DrawWhen.NEVER else r
+    ),
+    "passing allowed with a playable tile": _rules_mutant(
+        lambda r: replace(r, pass_when=PassWhen.ALWAYS)
+    ),
+    "difference and all-hands scoring confused": _rules_mutant(_swap_points),
+    "no crosswise matadors": _rules_mutant(_inline_only),
+    "the opener never plays a second tile": _rules_mutant(
+        lambda r: replace(r, opener_plays_again=False)
+    ),
+    "the double blank counts as an opening double": _rules_mutant(
+        lambda r: replace(r, double_blank_opens=True)
+    ),
+}
+
+
+@contextmanager
+def _engine_for(name: str) -> Iterator[Callable[[], ReferenceEngine]]:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        yield MUTANTS[name](monkeypatch)
+
+
+def test_there_are_at_least_ten_mutants() -> None:
+    assert len(MUTANTS) >= 10
+
+
+@pytest.mark.parametrize("name", sorted(MUTANTS))
+def test_every_mutant_is_caught_by_at_least_one_case(name: str) -> None:
+    with _engine_for(name) as factory:
+        results = Runner(factory).run(select(CASES))
+    caught = [r.case for r in results if r.verdict in (Verdict.FAIL, Verdict.ERROR)]
+    assert caught, f"no case catches the mutant: {name}"
+
+
+def test_the_reference_engine_itself_passes_everything() -> None:
+    results = Runner(ReferenceEngine).run(select(CASES))
+    assert [r.case for r in results if r.verdict is not Verdict.PASS] == []

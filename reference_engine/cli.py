@@ -33,6 +33,7 @@ from .errors import DealError
 from .record import match_record, play_match, replay
 from .rules import Catalog, Rules, RulesError, parse_option_assignments
 from .rules.present import rules_data, rules_text
+from .rules.yamldoc import parse_yaml
 from .scoring import Termination
 from .sheets import FORMATS as SHEET_FORMATS
 from .sheets import LANGUAGES as SHEET_LANGUAGES
@@ -209,6 +210,24 @@ def _parser(stdout: TextIO) -> _Parser:
         "--variant", metavar="ID[:NAME=VALUE,...]", help="count answers under this variant"
     )
     odds_command.add_argument("--json", action="store_true", help="print JSON")
+
+    explain_command = command(
+        "explain", "is this legal, and what can follow? answered under every variant at once"
+    )
+    explain_command.add_argument(
+        "situation", nargs="?", metavar="SITUATION.yaml", help="a situation file (or use flags)"
+    )
+    explain_command.add_argument("--hand", metavar="T,T,...", help="the tiles of the player to act")
+    explain_command.add_argument("--ends", metavar="L,R", help="the values at the two open ends")
+    explain_command.add_argument("--boneyard", type=int, metavar="N", help="tiles left to draw")
+    explain_command.add_argument("--players", type=int, metavar="N", help="number of players")
+    explain_command.add_argument("--drawn", metavar="TILE", help="the tile drawn this turn")
+    explain_command.add_argument(
+        "--action",
+        metavar="ACTION",
+        help="the proposed action: 3-4@L (any way), 3-4@L:3, draw, pass",
+    )
+    explain_command.add_argument("--variant", action="append", default=[], help="only these")
     return parser
 
 
@@ -467,7 +486,43 @@ def _odds(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     return EXIT_OK
 
 
+def _explain(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    from .explain import Situation, explain
+
+    data: dict[str, object] = {}
+    if args.situation:
+        try:
+            document, problems = parse_yaml(Path(args.situation).read_bytes(), args.situation)
+        except OSError as error:
+            raise UsageError(f"cannot read {args.situation}: {error.strerror or error}") from None
+        if document is None:
+            raise RulesError(problems)
+        if not isinstance(document.data, dict):
+            raise UsageError(f"{args.situation}: a situation is a mapping of fields")
+        data.update(document.data)
+    flags = {
+        "hand": args.hand and args.hand.split(","),
+        "ends": args.ends and args.ends.split(","),
+        "boneyard": args.boneyard,
+        "players": args.players,
+        "drawn": args.drawn,
+        "action": args.action,
+    }
+    data.update({key: value for key, value in flags.items() if value is not None})
+    catalog = Catalog.shipped()
+    unknown = [v for v in args.variant if v not in catalog.ids()]
+    if unknown:
+        raise UsageError(f"unknown variant(s): {', '.join(unknown)}")
+    try:
+        situation = Situation.from_data(data)
+        stdout.write(explain(catalog, situation, args.variant))
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    return EXIT_OK
+
+
 _COMMANDS = {
+    "explain": _explain,
     "compare": _compare,
     "diff": _diff,
     "score": _score,

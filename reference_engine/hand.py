@@ -20,12 +20,14 @@ are not hot and read the rules directly, for clear messages.
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Sequence
 from enum import Enum
 
 from .actions import DRAW, PASS, AnyAction, Draw, Pass, Play
 from .compiled import Compiled, OpenEnd, compiled
 from .deal import Deal, seats_after
-from .errors import IllegalActionError, Reason
+from .errors import DealError, IllegalActionError, Reason
 from .rules.model import Rules
 from .rules.vocabulary import (
     AfterSingleDraw,
@@ -34,7 +36,7 @@ from .rules.vocabulary import (
     OpeningTile,
 )
 from .scoring import Outcome, Termination, score
-from .tiles import Tile
+from .tiles import Tile, full_set
 
 
 class Phase(str, Enum):
@@ -55,6 +57,11 @@ class Hand:
 
     def __init__(self, rules: Rules, deal: Deal) -> None:
         deal.check(rules)
+        self._set_up(rules, deal)
+        self._choose_opener()
+
+    def _set_up(self, rules: Rules, deal: Deal) -> None:
+        """Every field of a hand about to be opened, from ``deal`` (already checked)."""
         self.rules = rules
         table = compiled(rules)
         self.table: Compiled = table
@@ -80,7 +87,55 @@ class Hand:
         self._opening_tiles = 0
         self.current = 0
         self.phase = _OPENING
-        self._choose_opener()
+
+    @classmethod
+    def at_position(
+        cls,
+        rules: Rules,
+        *,
+        players: int,
+        hand: Sequence[Tile],
+        ends: tuple[int, int],
+        boneyard: int,
+        drawn: Tile | None = None,
+    ) -> Hand:
+        """A hand in play as the player to act (seat 0) sees it, for `matador explain`.
+
+        ``hand`` is what seat 0 holds, ``ends`` the values of two plain open ends,
+        ``boneyard`` how many tiles are left to draw, ``drawn`` the tile drawn this
+        turn under a one-draw rule. What the player cannot see is filled in: the
+        other seats hold one unseen tile each and the boneyard holds unseen tiles
+        (neither changes what seat 0 may do now).
+        """
+        if players not in rules.players:
+            raise DealError(f"{rules.variant} is not played by {players}")
+        held = set(hand)
+        unseen = [tile for tile in full_set(rules.max_pip) if tile not in held]
+        if len(held) != len(hand) or any(tile not in rules_tiles(rules) for tile in hand):
+            raise DealError("the hand repeats a tile or holds one the set does not have")
+        if boneyard + players - 1 > len(unseen):
+            raise DealError(f"the double-{rules.max_pip} set has too few tiles for that boneyard")
+        if drawn is not None and drawn not in held:
+            raise DealError(f"the drawn tile {drawn} is not in the hand")
+        others = [(tile,) for tile in unseen[: players - 1]]
+        stock = tuple(unseen[players - 1 : players - 1 + boneyard])
+        position = cls.__new__(cls)
+        position._set_up(rules, Deal(hands=(tuple(hand), *others), boneyard=stock))
+        table = position.table
+        position.phase = _PLAY
+        position._ends = [table.kind(OpenEnd.plain(value)) for value in ends]
+        if drawn is not None and table.one_draw_per_turn:
+            position._single_drawn = table.index[drawn]
+        return position
+
+    def copy(self) -> Hand:
+        """An independent copy of this hand's state (sharing the immutable tables)."""
+        twin = copy.copy(self)
+        twin.history = list(self.history)
+        twin._hands = list(self._hands)
+        twin._boneyard = list(self._boneyard)
+        twin._ends = list(self._ends)
+        return twin
 
     # ------------------------------------------------------------------ observing
 
@@ -97,6 +152,11 @@ class Hand:
     def ends(self) -> tuple[OpenEnd, ...]:
         """The open ends, end 0 (L) then end 1 (R); empty before the opening."""
         return tuple(self.table.kinds[kind] for kind in self._ends)
+
+    @property
+    def end_kinds(self) -> tuple[int, ...]:
+        """The open ends as ids of the compiled table's end kinds, L first."""
+        return tuple(self._ends)
 
     @property
     def boneyard_count(self) -> int:
@@ -495,3 +555,8 @@ def _offered(legal: tuple[AnyAction, ...], action: object) -> AnyAction | None:
         if offered == action:
             return offered
     return None
+
+
+def rules_tiles(rules: Rules) -> frozenset[Tile]:
+    """Every tile of the rules' set."""
+    return frozenset(full_set(rules.max_pip))

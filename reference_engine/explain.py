@@ -1,0 +1,210 @@
+"""`matador explain`: the question asked at the table, answered under every source at once.
+
+A situation is what a player can see: their hand, the values at the open ends,
+how many tiles are left to draw, and what has happened this turn. Under every
+variant that can be in that situation, the engine gives the legal actions and,
+for a proposed action, whether it is legal (and if not, the reason code and the
+rule with its citation), what each way of playing it leaves on that end, and
+which tiles of the set could follow there.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import Action, AnyAction, Play
+from .compiled import compiled
+from .conformance.engine import end_text
+from .errors import DealError, IllegalActionError, NotationError
+from .hand import Hand
+from .rules import Catalog, Citation, Rules
+from .rules.vocabulary import Shape
+from .tiles import Tile
+
+_PARTIAL = re.compile(r"^(?P<tile>\[?\d{1,2}[-|]\d{1,2}\]?)@(?P<end>[LR])$")
+
+
+@dataclass(frozen=True)
+class Situation:
+    """What the player to act sees."""
+
+    players: int
+    hand: tuple[Tile, ...]
+    ends: tuple[int, int]
+    boneyard: int
+    drawn: Tile | None = None
+    action: str | None = None
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Situation:
+        """A situation from plain data (a YAML file or the command line's flags)."""
+        unknown = set(data) - {"players", "hand", "ends", "boneyard", "drawn", "action"}
+        if unknown:
+            raise ValueError(f"unknown field(s): {', '.join(sorted(unknown))}")
+        try:
+            hand = tuple(Tile.parse(str(text)) for text in data["hand"])
+            ends = tuple(int(value) for value in data["ends"])
+        except KeyError as missing:
+            raise ValueError(f"the situation needs {missing}") from None
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"cannot read the situation: {error}") from None
+        if len(ends) != 2:
+            raise ValueError("give the values of both open ends, left first")
+        if len(set(hand)) != len(hand):
+            raise ValueError("a tile appears twice in the hand")
+        drawn = Tile.parse(str(data["drawn"])) if data.get("drawn") else None
+        if drawn is not None and drawn not in hand:
+            raise ValueError(f"the drawn tile {drawn} must be in the hand")
+        players, boneyard = int(data.get("players", 2)), int(data.get("boneyard", 0))
+        if not 2 <= players <= 4 or boneyard < 0 or not hand:
+            raise ValueError("players must be 2 to 4, the boneyard at least 0, the hand not empty")
+        action = data.get("action")
+        return cls(players, hand, (ends[0], ends[1]), boneyard, drawn, action and str(action))
+
+
+@dataclass
+class Answer:
+    """The situation under one variant."""
+
+    rules: Rules
+    possible: bool
+    why_not: str = ""
+    legal: list[str] = field(default_factory=list)
+    verdict: str = ""
+    reason: str | None = None
+    rule: str | None = None
+    citations: tuple[Citation, ...] = ()
+    placements: list[tuple[str, str, list[str]]] = field(default_factory=list)
+
+
+def _position(rules: Rules, situation: Situation) -> Hand | str:
+    if situation.players not in rules.players:
+        return f"not played by {situation.players}"
+    if max(situation.ends) > rules.max_pip or any(t.high > rules.max_pip for t in situation.hand):
+        return f"the double-{rules.max_pip} set has no such tile or value"
+    try:
+        return Hand.at_position(
+            rules,
+            players=situation.players,
+            hand=situation.hand,
+            ends=situation.ends,
+            boneyard=situation.boneyard,
+            drawn=situation.drawn,
+        )
+    except DealError as error:
+        return str(error)
+
+
+def _candidates(hand: Hand, text: str) -> list[AnyAction]:
+    """The actions a proposal names: one exact action, or every way of playing a tile on an end."""
+    partial = _PARTIAL.match(text.strip())
+    if partial:
+        tile, end = Tile.parse(partial["tile"]), "LR".index(partial["end"])
+        table = compiled(hand.rules)
+        index = table.index.get(tile)
+        if index is None:
+            return []
+        kind = hand.end_kinds[end]
+        # With no way to play the tile there, ask about one, to learn why not.
+        return [play for play, _ in table.moves[end][kind][index]] or [
+            Play(tile, end, Shape.INLINE, tile.high)
+        ]
+    return [Action.parse(text)]
+
+
+def answer(rules: Rules, situation: Situation) -> Answer:
+    """The situation explained under ``rules``."""
+    position = _position(rules, situation)
+    if isinstance(position, str):
+        return Answer(rules=rules, possible=False, why_not=position)
+    result = Answer(rules=rules, possible=True, legal=[str(a) for a in position.legal_actions()])
+    if situation.action is None:
+        return result
+    try:
+        candidates = _candidates(position, situation.action)
+    except NotationError as error:
+        raise ValueError(str(error)) from None
+    allowed = [a for a in candidates if position.is_legal(a)]
+    if not allowed:
+        try:
+            position.verify(candidates[0])
+        except IllegalActionError as error:
+            result.verdict = "no"
+            result.reason, result.rule, result.citations = (
+                error.reason.value,
+                error.rule,
+                error.citations,
+            )
+            result.placements = []
+            return result
+    result.verdict = "yes"
+    provenance = rules.provenance.get("matador_modes")
+    tile_is_matador = any(isinstance(a, Play) and rules.is_matador(*a.tile) for a in allowed)
+    if tile_is_matador and provenance is not None:
+        result.rule, result.citations = "matador_modes", provenance.cite
+    table = compiled(rules)
+    for action in allowed:
+        if not isinstance(action, Play) or action.end is None:
+            result.placements.append((str(action), "", []))
+            continue
+        after = position.copy()
+        after.apply(action)
+        end = after.ends[action.end]
+        kind = after.end_kinds[action.end]
+        followers = [str(tile) for tile in table.tiles_of(table.fits[kind])]
+        result.placements.append((str(action), end_text(end), followers))
+    return result
+
+
+def explain_text(situation: Situation, answers: Sequence[Answer]) -> str:
+    """The answers side by side, then where the sources disagree."""
+    hand = " ".join(map(str, situation.hand))
+    lines = [
+        f"{situation.players} players; to act holds {hand}; ends {situation.ends[0]} (L) and "
+        f"{situation.ends[1]} (R); {situation.boneyard} tile(s) to draw"
+        + (f"; drew {situation.drawn} this turn" if situation.drawn else "")
+    ]
+    if situation.action:
+        lines.append(f"proposed: {situation.action}")
+    verdicts: dict[str, list[str]] = {}
+    for item in answers:
+        name = item.rules.variant
+        lines.append(f"{name}:")
+        if not item.possible:
+            lines.append(f"  (no such situation: {item.why_not})")
+            continue
+        lines.append("  legal: " + (" ".join(item.legal) or "(nothing)"))
+        if not situation.action:
+            continue
+        if item.verdict == "no":
+            lines.append(f"  {situation.action}: not allowed [{item.reason}] by rule {item.rule}")
+            verdicts.setdefault(f"not allowed ({item.reason})", []).append(name)
+        else:
+            ways = ", ".join(p[0] for p in item.placements)
+            lines.append(f"  {situation.action}: allowed, as {ways}")
+            verdicts.setdefault("allowed as " + ways, []).append(name)
+            for action, end, followers in item.placements:
+                if end:
+                    lines.append(
+                        f"    {action} leaves {end!r}; {len(followers)} tile(s) of the set "
+                        f"could follow there: {' '.join(followers) or 'none'}"
+                    )
+        for citation in item.citations[:2]:
+            lines.append(
+                f"    per {citation.publication} [text {citation.text}, {citation.section}]: "
+                f"{citation.says}"
+            )
+    if situation.action and len(verdicts) > 1:
+        lines.append("the sources disagree:")
+        for verdict, names in verdicts.items():
+            lines.append(f"  {verdict}: {', '.join(names)}")
+    return "\n".join(lines) + "\n"
+
+
+def explain(catalog: Catalog, situation: Situation, variants: Sequence[str] = ()) -> str:
+    """Explain ``situation`` under every (or the given) variant at its default options."""
+    rules_list = [catalog.resolve(variant) for variant in variants or catalog.ids()]
+    return explain_text(situation, [answer(rules, situation) for rules in rules_list])

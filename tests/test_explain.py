@@ -1,0 +1,140 @@
+"""`matador explain`: a table question answered under every source at once.
+
+Expected answers are worked out by hand from the sources (via the variant files'
+readings), not read back from the engine.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from reference_engine.cli import run
+from reference_engine.explain import Situation, answer
+from reference_engine.hand import Hand
+from reference_engine.rules import Catalog
+from reference_engine.tiles import Tile
+
+CATALOG = Catalog.shipped()
+
+
+def matador(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = run(list(argv), out, err)
+    assert "Traceback" not in out.getvalue() + err.getvalue()
+    return code, out.getvalue(), err.getvalue()
+
+
+BLANK_QUESTION = Situation.from_data(
+    {"hand": ["3-4", "2-6"], "ends": [0, 5], "boneyard": 4, "action": "3-4@L"}
+)
+
+
+def ways(variant: str, situation: Situation = BLANK_QUESTION) -> dict[str, tuple[str, int]]:
+    result = answer(CATALOG.resolve(variant), situation)
+    return {action: (end, len(followers)) for action, end, followers in result.placements}
+
+
+def test_main_rule_matador_on_the_blank_either_half_open_ten_answers_each() -> None:
+    # 000: a matador goes on any end, its player choosing the open half; an end
+    # showing 3 or 4 is then answered by 10 of the 28 tiles.
+    for variant in ("gamerules-com", "britannica-1911", "wikipedia-brandreth", "dutch"):
+        assert ways(variant) == {"3-4@L:3": ("3", 10), "3-4@L:4": ("4", 10)}, variant
+
+
+def test_jeux_de_hasard_matador_across_the_blank_then_only_a_blank() -> None:
+    # 001: across the chain on a blank, then only a blank: the seven tiles with a blank.
+    assert ways("jeux-de-hasard") == {"3-4@Lx": ("3/4 blank match_only", 7)}
+
+
+def test_polish_base_matador_across_then_an_identical_half() -> None:
+    # 004: the next tile must show a 3 or a 4 (13 tiles), or be another matador
+    # put across (0-0, 1-6, 2-5; 3-4 itself has a 3): 16 tiles.
+    assert ways("polish-base") == {"3-4@Lx": ("3/4 identical free", 16)}
+
+
+def test_polish_variant_anything_may_follow() -> None:
+    assert ways("polish") == {"3-4@Lx": ("3/4 any free", 28)}
+
+
+def test_german_four_ways_including_the_l_that_admits_no_matador() -> None:
+    found = ways("german")
+    assert found["3-4@L:3"] == ("3", 10) and found["3-4@L:4"] == ("4", 10)
+    # T over a blank: the next tile repeats the 0 (seven tiles) or is a matador (three more).
+    assert found["3-4@Lx"] == ("0 identical free", 10)
+    # L: the protruding half must be matched by an ordinary tile: six tiles carry a 3
+    # besides the matador 3-4.
+    assert found["3-4@L^3"] == ("3 identical never", 6)
+
+
+def test_an_impossible_play_is_refused_with_the_rule_that_decides() -> None:
+    # jeux de hasard: off a blank a matador goes only by the seven rule; 3-4 on a 5 cannot.
+    situation = Situation.from_data(
+        {"hand": ["3-4"], "ends": [0, 5], "boneyard": 4, "action": "3-4@R"}
+    )
+    result = answer(CATALOG.resolve("jeux-de-hasard"), situation)
+    assert (result.verdict, result.reason, result.rule) == (
+        "no",
+        "does_not_match_end",
+        "matador_modes",
+    )
+    assert result.citations and result.citations[0].publication == "jeux-de-hasard"
+
+
+def test_after_a_one_tile_draw_only_the_drawn_tile_may_be_played() -> None:
+    # 004 German variant: one tile is drawn and may be used at once.
+    situation = Situation.from_data(
+        {"hand": ["1-2", "3-4"], "ends": [6, 6], "boneyard": 5, "drawn": "1-2", "action": "3-4@L"}
+    )
+    result = answer(CATALOG.resolve("german"), situation)
+    assert (result.verdict, result.reason) == ("no", "only_drawn_tile")
+    assert answer(CATALOG.resolve("german"), situation).legal == ["1-2@L:2", "1-2@R:2", "pass"]
+
+
+def test_a_position_has_the_legal_set_of_spec_8_2() -> None:
+    rules = CATALOG.resolve("gamerules-com")
+    hand = Hand.at_position(
+        rules, players=2, hand=(Tile(2, 6), Tile(0, 5)), ends=(0, 5), boneyard=3
+    )
+    assert [str(a) for a in hand.legal_actions()] == ["2-6@R:6"]
+    stuck = Hand.at_position(rules, players=2, hand=(Tile(0, 5),), ends=(0, 0), boneyard=3)
+    assert [str(a) for a in stuck.legal_actions()] == ["draw"]
+    empty = Hand.at_position(rules, players=2, hand=(Tile(0, 5),), ends=(0, 0), boneyard=0)
+    assert [str(a) for a in empty.legal_actions()] == ["pass"]
+
+
+def test_explain_command_names_where_the_sources_disagree() -> None:
+    code, out, _ = matador("explain", "--hand", "3-4,2-6", "--ends", "0,5", "--action", "3-4@L")
+    assert code == 0
+    assert "the sources disagree:" in out
+    assert "pagat:\n  (no such situation: not played by 2)" in out
+    assert "3-4@Lx leaves '3/4 blank match_only'" in out
+
+
+def test_explain_from_a_situation_file(tmp_path: Path) -> None:
+    path = tmp_path / "table.yaml"
+    path.write_text("players: 4\nhand: [3-4, 0-0]\nends: [0, 2]\nboneyard: 0\naction: 0-0@L\n")
+    code, out, _ = matador("explain", str(path), "--variant", "pagat", "--variant", "polish-base")
+    assert code == 0
+    assert "0-0@L:0 leaves '0'" in out  # pagat: in line, the double blank leaves a blank
+    assert "0-0@Lx leaves '0 none never'" in out  # the Polish base: across, the end is closed
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["explain"],
+        ["explain", "--hand", "3-4", "--ends", "0"],
+        ["explain", "--hand", "3-4,3-4", "--ends", "0,5"],
+        ["explain", "--hand", "3-4", "--ends", "0,5", "--action", "3-4@Q"],
+        ["explain", "--hand", "3-4", "--ends", "0,5", "--drawn", "1-2"],
+        ["explain", "--hand", "3-4", "--ends", "0,5", "--variant", "nope"],
+        ["explain", "/no/such/file.yaml"],
+    ],
+)
+def test_explain_bad_input_is_a_clear_usage_error(argv: list[str]) -> None:
+    code, _, err = matador(*argv)
+    assert code == 2
+    assert err.startswith("matador explain: ")

@@ -47,7 +47,9 @@ class MutantCatalog(Catalog):
         return self._mutate(super().resolve(variant_id, options))
 
 
-def _rules_mutant(mutate: Callable[[Rules], Rules]) -> Callable[[pytest.MonkeyPatch], Callable[[], ReferenceEngine]]:
+def _rules_mutant(
+    mutate: Callable[[Rules], Rules],
+) -> Callable[[pytest.MonkeyPatch], Callable[[], ReferenceEngine]]:
     def install(monkeypatch: pytest.MonkeyPatch) -> Callable[[], ReferenceEngine]:
         catalog = MutantCatalog(mutate)
         return lambda: ReferenceEngine(catalog)
@@ -55,7 +57,9 @@ def _rules_mutant(mutate: Callable[[Rules], Rules]) -> Callable[[pytest.MonkeyPa
     return install
 
 
-def _patched(target: object, name: str, value: object) -> Callable[[pytest.MonkeyPatch], Callable[[], ReferenceEngine]]:
+def _patched(
+    target: object, name: str, value: object
+) -> Callable[[pytest.MonkeyPatch], Callable[[], ReferenceEngine]]:
     def install(monkeypatch: pytest.MonkeyPatch) -> Callable[[], ReferenceEngine]:
         monkeypatch.setattr(target, name, value)
         monkeypatch.setattr(compiled_module, "_COMPILED", {})  # rebuild tables under the patch

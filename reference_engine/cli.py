@@ -263,7 +263,12 @@ def run(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
         return EXIT_USAGE
     except RulesError as error:
         for problem in error.problems:
-            stderr.write(f"{problem}\n")
+            if problem.file.startswith("<") and problem.line is None:
+                # not about a file: a variant or option named on the command line
+                fix = f" ({problem.fix})" if problem.fix else ""
+                stderr.write(f"matador {args.command}: {problem.message}{fix}\n")
+            else:
+                stderr.write(f"{problem}\n")
         return EXIT_INVALID
     except DealError as error:
         stderr.write(f"matador {args.command}: {error}\n")

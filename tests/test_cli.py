@@ -367,7 +367,7 @@ def test_show_unknown_variant_exits_1_listing_the_known_ones(matador):
     assert result.code == 1
     assert result.out == ""
     assert result.err_lines == [
-        "<request>: no variant 'nope' (known variants: " + ", ".join(shipped_ids()) + ")"
+        "matador show: no variant 'nope' (known variants: " + ", ".join(shipped_ids()) + ")"
     ]
 
 
@@ -378,7 +378,7 @@ def test_show_option_without_name_equals_value_exits_1(matador, option):
     assert result.code == 1
     assert result.out == ""
     assert result.err_lines == [
-        f"<command line>: option {option!r} is not NAME=VALUE (write it as --option NAME=VALUE)"
+        f"matador show: option {option!r} is not NAME=VALUE (write it as --option NAME=VALUE)"
     ]
 
 
@@ -392,8 +392,11 @@ def test_option_without_equals_sign_is_bad_option_syntax():
 @pytest.mark.parametrize(
     ("option", "expected"),
     [
-        ("nope=x", "<options>: variant 'gamerules-com' has no option 'nope'"),
-        ("draw=sometimes", "<options>: option 'draw' of 'gamerules-com' has no value 'sometimes'"),
+        ("nope=x", "matador show: variant 'gamerules-com' has no option 'nope'"),
+        (
+            "draw=sometimes",
+            "matador show: option 'draw' of 'gamerules-com' has no value 'sometimes'",
+        ),
     ],
 )
 def test_show_unknown_option_or_value_exits_1(matador, option, expected):

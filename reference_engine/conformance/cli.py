@@ -39,6 +39,12 @@ def _case_paths(items: list[str]) -> list[Path] | None:
 
 def conform(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Run the selected cases (and random games) and write the report; 0 when nothing failed."""
+    if args.timeout <= 0:
+        stderr.write("matador conform: --timeout must be a positive number of seconds\n")
+        return 2
+    if args.random is not None and args.random < 1:
+        stderr.write("matador conform: --random must be at least 1\n")
+        return 2
     catalog = Catalog.shipped()
     cases, problems = load_cases(_case_paths(args.cases), catalog)
     if problems:

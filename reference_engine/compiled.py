@@ -77,6 +77,14 @@ class OpenEnd:
             return half == 0
         return self.match is Match.ANY
 
+    @property
+    def notation(self) -> str:
+        """The end as spec/protocol.md writes it: ``5``, or ``2/5 identical free``."""
+        shown = "/".join(map(str, self.values))
+        if self.is_plain:
+            return shown
+        return f"{shown} {self.match.value} {self.access.value}"
+
     def __str__(self) -> str:
         shown = "/".join(map(str, self.values))
         if self.is_plain:

@@ -17,7 +17,6 @@ from typing import Any
 
 from .actions import Action, AnyAction, Play
 from .compiled import compiled
-from .conformance.engine import end_text
 from .errors import DealError, IllegalActionError, NotationError
 from .hand import Hand
 from .rules import Catalog, Citation, Rules
@@ -155,7 +154,7 @@ def answer(rules: Rules, situation: Situation) -> Answer:
         end = after.ends[action.end]
         kind = after.end_kinds[action.end]
         followers = [str(tile) for tile in table.tiles_of(table.fits[kind])]
-        result.placements.append((str(action), end_text(end), followers))
+        result.placements.append((str(action), end.notation, followers))
     return result
 
 

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from ..actions import Action
-from ..compiled import OpenEnd
 from ..deal import Deal
 from ..errors import DealError, IllegalActionError, NotationError
 from ..hand import Hand
@@ -101,14 +100,6 @@ class Engine(Protocol):
         """Release the engine."""
 
 
-def end_text(end: OpenEnd) -> str:
-    """An end in the protocol's notation: ``5`` or ``2/5 identical free``."""
-    values = "/".join(map(str, end.values))
-    if end.is_plain:
-        return values
-    return f"{values} {end.match.value} {end.access.value}"
-
-
 class ReferenceEngine:
     """The bundled reference engine behind the :class:`Engine` interface."""
 
@@ -145,7 +136,7 @@ class ReferenceEngine:
         return [str(action) for action in self._need_hand().legal_actions()]
 
     def ends(self) -> list[str]:
-        return [end_text(end) for end in self._need_hand().ends]
+        return [end.notation for end in self._need_hand().ends]
 
     def to_act(self) -> int | None:
         hand = self._need_hand()

@@ -181,7 +181,6 @@ def _vocabulary_keys() -> set[str]:
     for rule in VALUE_RULES:
         values: Iterable[object] = VOCABULARIES.get(rule, (True, False))
         keys |= {value_key(rule, value) for value in values}
-    keys |= {f"rule.target.{unit}" for unit in TargetUnit}
     keys |= {f"label.{name}" for names in SECTIONS.values() for name in names}
     keys |= {f"mode.tiles.{value}" for value in MatadorTiles}
     keys |= {f"mode.ends.{value}" for value in EndFilter}
@@ -193,6 +192,8 @@ def _vocabulary_keys() -> set[str]:
     keys |= {f"mode.title.{shape}.{fit}" for shape, fit in shapes_fits}
     keys |= {f"mode.open.{value}" for value in OpenValues if value is not OpenValues.OUTER_HALF}
     keys |= {f"mode.open.outer_half_{fit}" for fit in Fit}
+    # a match target is worded for players or for sides
+    keys |= {f"rule.target.{unit}{who}" for unit in TargetUnit for who in ("", "_sides")}
     return keys
 
 

@@ -251,7 +251,8 @@ def rule_sentences(rules: Rules, name: str, tr: Translator, *, short: bool = Fal
         d = min(4, rules.max_pip)
         return [tr.t(value_key(name, rules.hand_pips), d=d, pips=2 * d)]
     if name == "target":
-        return [tr.tn(f"rule.target.{rules.target.unit}", rules.target.value)]
+        suffix = "_sides" if rules.partnership is Partnership.TWO_VS_TWO else ""
+        return [tr.tn(f"rule.target.{rules.target.unit}{suffix}", rules.target.value)]
     if name == "matador_modes":
         return [mode_summary(rules, mode, tr) for mode in rules.matador_modes]
     raise KeyError(name)

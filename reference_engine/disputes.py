@@ -18,8 +18,7 @@ from .rules import Catalog, Rules
 from .rules.model import as_plain
 from .rules.present import SECTIONS
 from .rules.vocabulary import Partnership
-from .scoring import Outcome, Termination, score, sides
-from .tiles import full_set
+from .scoring import Outcome, Termination, score
 
 # --------------------------------------------------------------------------- naming variants
 
@@ -401,25 +400,3 @@ def odds_data(result: Odds, rules: Rules) -> dict[str, Any]:
         "answers": {str(value): tiles for value, tiles in answers(rules)},
         "answers_under": label(rules),
     }
-
-
-def side_label(rules: Rules, players: int) -> list[str]:
-    """Names of the sides for a partnership game, else the seats."""
-    return ["+".join(str(seat) for seat in group) for group in sides(rules, players)]
-
-
-__all__ = [
-    "Award",
-    "Cell",
-    "Odds",
-    "answers",
-    "compare",
-    "diff",
-    "diff_text",
-    "full_set",
-    "odds",
-    "odds_text",
-    "parse_target",
-    "score_everywhere",
-    "score_text",
-]

@@ -36,7 +36,7 @@ from .rules.vocabulary import (
     OpeningTile,
 )
 from .scoring import Outcome, Termination, score
-from .tiles import Tile, full_set
+from .tiles import Tile
 
 
 class Phase(str, Enum):
@@ -109,9 +109,10 @@ class Hand:
         """
         if players not in rules.players:
             raise DealError(f"{rules.variant} is not played by {players}")
+        tiles = compiled(rules).tiles
         held = set(hand)
-        unseen = [tile for tile in full_set(rules.max_pip) if tile not in held]
-        if len(held) != len(hand) or any(tile not in rules_tiles(rules) for tile in hand):
+        unseen = [tile for tile in tiles if tile not in held]
+        if len(held) != len(hand) or not held <= set(tiles):
             raise DealError("the hand repeats a tile or holds one the set does not have")
         if boneyard + players - 1 > len(unseen):
             raise DealError(f"the double-{rules.max_pip} set has too few tiles for that boneyard")
@@ -555,8 +556,3 @@ def _offered(legal: tuple[AnyAction, ...], action: object) -> AnyAction | None:
         if offered == action:
             return offered
     return None
-
-
-def rules_tiles(rules: Rules) -> frozenset[Tile]:
-    """Every tile of the rules' set."""
-    return frozenset(full_set(rules.max_pip))

@@ -21,6 +21,7 @@ import jsonschema
 
 from .errors import OptionError, Problem, ProblemCode, RulesError, UnknownVariantError
 from .model import (
+    PLAYER_COUNT_KEYS,
     Alternative,
     Citation,
     EndState,
@@ -866,7 +867,7 @@ def check_rules(rules: Rules) -> list[tuple[str, ProblemCode, str, str]]:
             )
     for name in ("hand_size", "reserve"):
         per: PerPlayers = getattr(rules, name)
-        given = {count for count in (2, 3, 4) if getattr(per, _KEYS[count]) is not None}
+        given = {count for count, key in PLAYER_COUNT_KEYS.items() if getattr(per, key) is not None}
         if given != set(rules.players):
             found.append(
                 (
@@ -936,9 +937,6 @@ def check_rules(rules: Rules) -> list[tuple[str, ProblemCode, str, str]]:
                     )
                 )
     return found
-
-
-_KEYS = {2: "two", 3: "three", 4: "four"}
 
 
 def _mode_incoherence(mode: MatadorMode) -> list[str]:

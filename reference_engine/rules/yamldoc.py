@@ -12,7 +12,6 @@ Every node's position is kept, keyed by its document path, so that later checks
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -282,14 +281,3 @@ def parse_yaml(raw: bytes, name: str) -> tuple[Document | None, list[Problem]]:
     if builder.problems:
         return None, builder.problems
     return Document(name=name, data=data, positions=builder.positions), []
-
-
-def walk_paths(data: Any, path: Path = ()) -> Iterator[Path]:
-    """Every path in a plain data tree, parents before children."""
-    yield path
-    if isinstance(data, dict):
-        for key, value in data.items():
-            yield from walk_paths(value, (*path, key))
-    elif isinstance(data, list):
-        for index, value in enumerate(data):
-            yield from walk_paths(value, (*path, index))

@@ -7,14 +7,15 @@ that rule's citations, so a dispute can be settled by pointing at the source.
 
 from __future__ import annotations
 
-from enum import Enum
 from typing import TYPE_CHECKING
+
+from .rules.vocabulary import TextEnum
 
 if TYPE_CHECKING:
     from .rules.model import Citation
 
 
-class Reason(str, Enum):
+class Reason(TextEnum):
     """Why an action is refused: the closed vocabulary engines are compared on."""
 
     HAND_OVER = "hand_over"
@@ -32,9 +33,6 @@ class Reason(str, Enum):
     RESERVE_REACHED = "reserve_reached"
     ONLY_DRAWN_TILE = "only_drawn_tile"
     MUST_PLAY_DRAWN = "must_play_drawn"
-
-    def __str__(self) -> str:
-        return str(self.value)
 
 
 class NotationError(ValueError):

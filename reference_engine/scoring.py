@@ -3,22 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 from functools import cache
 
 from .rules.model import Rules
-from .rules.vocabulary import DifferenceAmongSeveral, Partnership, Points
+from .rules.vocabulary import DifferenceAmongSeveral, Partnership, Points, TextEnum
 
 
-class Termination(str, Enum):
+class Termination(TextEnum):
     """How a hand ended."""
 
     DOMINO = "domino"
     BLOCKED = "blocked"
     REDEAL = "redeal"
-
-    def __str__(self) -> str:
-        return str(self.value)
 
 
 @dataclass(frozen=True)

@@ -16,27 +16,24 @@ import random
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any
 
 from ..actions import Action
 from ..deal import Deal
 from ..errors import NotationError
 from ..rules import Catalog
+from ..rules.vocabulary import TextEnum
 from .cases import Case, ScriptedHand, Step, Target
 from .engine import Engine, EngineFailure, EngineInfo, EngineRefusal, ReferenceEngine
 
 
-class Verdict(str, Enum):
+class Verdict(TextEnum):
     """A case run's verdict."""
 
     PASS = "pass"
     FAIL = "fail"
     ERROR = "error"
     SKIP = "skip"
-
-    def __str__(self) -> str:
-        return str(self.value)
 
 
 @dataclass

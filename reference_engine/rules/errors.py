@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from enum import Enum
+
+from .vocabulary import TextEnum
 
 
-class ProblemCode(str, Enum):
+class ProblemCode(TextEnum):
     """The closed vocabulary of loader problems."""
 
     NOT_FOUND = "not_found"
@@ -39,9 +40,6 @@ class ProblemCode(str, Enum):
     PLAYER_COUNTS = "player_counts"
     INCOHERENT = "incoherent"
     UNKNOWN_VARIANT = "unknown_variant"
-
-    def __str__(self) -> str:
-        return str(self.value)
 
 
 @dataclass(frozen=True, kw_only=True)

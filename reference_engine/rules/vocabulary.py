@@ -10,21 +10,21 @@ from __future__ import annotations
 from enum import Enum
 
 
-class _Vocabulary(str, Enum):
-    """A closed set of rule values whose members compare equal to their text."""
+class TextEnum(str, Enum):
+    """A closed vocabulary whose members compare equal to, and print as, their text."""
 
     def __str__(self) -> str:
         return str(self.value)
 
 
-class Partnership(_Vocabulary):
+class Partnership(TextEnum):
     """Whether players play for themselves or in fixed sides."""
 
     NONE = "none"
     TWO_VS_TWO = "two_vs_two"
 
 
-class TurnDirection(_Vocabulary):
+class TurnDirection(TextEnum):
     """Which neighbour plays next, as the source says it (seats are numbered in turn order)."""
 
     LEFT = "left"
@@ -32,7 +32,7 @@ class TurnDirection(_Vocabulary):
     UNSPECIFIED = "unspecified"
 
 
-class Opener(_Vocabulary):
+class Opener(TextEnum):
     """Who puts down the first tile of a hand."""
 
     HIGHEST_DOUBLE = "highest_double"
@@ -40,7 +40,7 @@ class Opener(_Vocabulary):
     DESIGNATED = "designated"
 
 
-class DesignatedOpener(_Vocabulary):
+class DesignatedOpener(TextEnum):
     """How the designated opener of each hand is chosen."""
 
     BY_LOT_EACH_HAND = "by_lot_each_hand"
@@ -48,33 +48,33 @@ class DesignatedOpener(_Vocabulary):
     BY_LOT_THEN_ROTATE_FROM_OPENER = "by_lot_then_rotate_from_opener"
 
 
-class OpeningTile(_Vocabulary):
+class OpeningTile(TextEnum):
     """What a designated opener must put down."""
 
     ANY_TILE = "any_tile"
     HIGHEST_DOUBLE = "highest_double"
 
 
-class OpenerLacksDouble(_Vocabulary):
+class OpenerLacksDouble(TextEnum):
     """What happens when the designated opener must open with a double and holds none."""
 
     NEXT_PLAYER_WITH_DOUBLE = "next_player_with_double"
 
 
-class NobodyHasDouble(_Vocabulary):
+class NobodyHasDouble(TextEnum):
     """What happens when the opening needs a double and no hand holds one."""
 
     REDEAL = "redeal"
     DESIGNATED_DRAWS_UNTIL_DOUBLE = "designated_draws_until_double"
 
 
-class DoublesPlacement(_Vocabulary):
+class DoublesPlacement(TextEnum):
     """How doubles lie in the line."""
 
     INLINE = "inline"
 
 
-class MatadorTiles(_Vocabulary):
+class MatadorTiles(TextEnum):
     """Which matadors a placement mode applies to."""
 
     ALL = "all"
@@ -82,7 +82,7 @@ class MatadorTiles(_Vocabulary):
     DOUBLE_BLANK = "double_blank"
 
 
-class EndFilter(_Vocabulary):
+class EndFilter(TextEnum):
     """Which open ends a placement mode may be used on."""
 
     ANY = "any"
@@ -90,14 +90,14 @@ class EndFilter(_Vocabulary):
     NON_BLANK = "non_blank"
 
 
-class Fit(_Vocabulary):
+class Fit(TextEnum):
     """Whether the matador must fit the end like an ordinary tile, or goes on regardless."""
 
     MATCH = "match"
     FREE = "free"
 
 
-class Shape(_Vocabulary):
+class Shape(TextEnum):
     """How a tile lies relative to the line."""
 
     INLINE = "inline"
@@ -105,7 +105,7 @@ class Shape(_Vocabulary):
     CROSSWISE_OFFSET = "crosswise_offset"
 
 
-class OpenValues(_Vocabulary):
+class OpenValues(TextEnum):
     """Which values the end left by a matador placement offers."""
 
     OUTER_HALF = "outer_half"
@@ -113,7 +113,7 @@ class OpenValues(_Vocabulary):
     COVERED_VALUE = "covered_value"
 
 
-class Match(_Vocabulary):
+class Match(TextEnum):
     """How the attaching half of the next tile must relate to an end's values."""
 
     SUM = "sum"
@@ -123,7 +123,7 @@ class Match(_Vocabulary):
     NONE = "none"
 
 
-class MatadorAccess(_Vocabulary):
+class MatadorAccess(TextEnum):
     """Which matador placements an end admits."""
 
     FREE = "free"
@@ -131,7 +131,7 @@ class MatadorAccess(_Vocabulary):
     NEVER = "never"
 
 
-class DrawWhen(_Vocabulary):
+class DrawWhen(TextEnum):
     """When a player may take a tile from the boneyard instead of playing."""
 
     NEVER = "never"
@@ -140,14 +140,14 @@ class DrawWhen(_Vocabulary):
     ALWAYS = "always"
 
 
-class DrawsPerTurn(_Vocabulary):
+class DrawsPerTurn(TextEnum):
     """Whether a turn allows one draw or as many as the player needs."""
 
     UNLIMITED = "unlimited"
     ONE = "one"
 
 
-class AfterSingleDraw(_Vocabulary):
+class AfterSingleDraw(TextEnum):
     """What a player who has made the turn's single draw may do."""
 
     MAY_PLAY_DRAWN = "may_play_drawn"
@@ -155,7 +155,7 @@ class AfterSingleDraw(_Vocabulary):
     MAY_PLAY_ANY = "may_play_any"
 
 
-class PassWhen(_Vocabulary):
+class PassWhen(TextEnum):
     """When a player who cannot draw may pass instead of playing."""
 
     NO_PLAY = "no_play"
@@ -163,40 +163,40 @@ class PassWhen(_Vocabulary):
     ALWAYS = "always"
 
 
-class HandPips(_Vocabulary):
+class HandPips(TextEnum):
     """How the tiles left in a hand are counted."""
 
     FULL = "full"
 
 
-class Points(_Vocabulary):
+class Points(TextEnum):
     """What the winner of a hand scores."""
 
     DIFFERENCE = "difference"
     ALL_HANDS = "all_hands"
 
 
-class DifferenceAmongSeveral(_Vocabulary):
+class DifferenceAmongSeveral(TextEnum):
     """How the difference rule reads with more than one opponent."""
 
     TOTAL_MINUS_OWN = "total_minus_own"
     EACH_OPPONENT_MINUS_OWN = "each_opponent_minus_own"
 
 
-class Tie(_Vocabulary):
+class Tie(TextEnum):
     """What a tie for the lowest total scores."""
 
     NOBODY_SCORES = "nobody_scores"
 
 
-class TargetUnit(_Vocabulary):
+class TargetUnit(TextEnum):
     """What a match counts towards its target."""
 
     POINTS = "points"
     HANDS = "hands"
 
 
-class GapKind(_Vocabulary):
+class GapKind(TextEnum):
     """Why a variant file had to choose a reading."""
 
     SILENT = "silent"
@@ -204,7 +204,7 @@ class GapKind(_Vocabulary):
     AMBIGUOUS = "ambiguous"
 
 
-class NoteKind(_Vocabulary):
+class NoteKind(TextEnum):
     """What a note records that is not a rule."""
 
     ADVICE = "advice"
@@ -216,7 +216,7 @@ class NoteKind(_Vocabulary):
 
 
 #: Every vocabulary, by the name of the schema ``$defs`` entry that mirrors it.
-VOCABULARIES: dict[str, type[_Vocabulary]] = {
+VOCABULARIES: dict[str, type[TextEnum]] = {
     "partnership": Partnership,
     "turn_direction": TurnDirection,
     "opener": Opener,

@@ -3,20 +3,28 @@
 :func:`run` takes the arguments and the two output streams and returns the exit
 status, so tests drive it with ``StringIO``; only :func:`main` exits. Exit 0 on
 success, 1 when what was asked about is invalid (a broken file, an unknown
-variant or option), 2 on a usage error. A user's mistake never shows a
-traceback.
+variant or option), 2 on a usage error (:class:`~reference_engine.exits.ExitStatus`
+lists them all). A user's mistake never shows a traceback.
+
+Every file a user names is read through :mod:`reference_engine.safeio` (within
+the size limit that ``--max-bytes`` raises), every file written is written
+atomically, and standard output that cannot be written (a reader that went
+away, a full disk) ends the command with a clear status instead of a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import random
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import Any, NoReturn, TextIO, cast
 
+from . import safeio
 from .disputes import (
     compare,
     comparison_document,
@@ -30,10 +38,11 @@ from .disputes import (
     score_text,
 )
 from .errors import DealError
+from .exits import ExitStatus
 from .record import match_record, play_match, replay
 from .rules import Catalog, Rules, RulesError, parse_option_assignments
 from .rules.present import rules_data, rules_text
-from .rules.yamldoc import parse_yaml
+from .rules.yamldoc import input_problem, parse_yaml
 from .scoring import Termination
 from .sheets import FORMATS as SHEET_FORMATS
 from .sheets import LANGUAGES as SHEET_LANGUAGES
@@ -141,7 +150,18 @@ def _parser(stdout: TextIO) -> _Parser:
     )
     conform.add_argument("--output", "-O", metavar="FILE", help="write the report to FILE")
     conform.add_argument(
-        "--timeout", type=float, default=5.0, metavar="SECONDS", help="per request (default 5)"
+        "--timeout",
+        type=_seconds,
+        default=5.0,
+        metavar="SECONDS",
+        help="the deadline of each request to the engine (default 5)",
+    )
+    conform.add_argument(
+        "--start-timeout",
+        type=_seconds,
+        default=10.0,
+        metavar="SECONDS",
+        help="the deadline of the handshake, start-up included (default 10)",
     )
     conform.add_argument(
         "--random",
@@ -228,7 +248,46 @@ def _parser(stdout: TextIO) -> _Parser:
         help="the proposed action: 3-4@L (any way), 3-4@L:3, draw, pass",
     )
     explain_command.add_argument("--variant", action="append", default=[], help="only these")
+    for name in _READS_USER_FILES:
+        _max_bytes_argument(commands.choices[name])
     return parser
+
+
+#: The commands that read files a user names, and so take ``--max-bytes``.
+_READS_USER_FILES = ("validate", "conform", "explain", "replay")
+
+
+def _positive_int(text: str) -> int:
+    """A positive whole number of bytes (argparse type)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"give a positive whole number of bytes, not {text!r}")
+    return value
+
+
+def _max_bytes_argument(parser: argparse.ArgumentParser) -> None:
+    """Give ``parser`` the ``--max-bytes`` option; run() applies it with safeio.size_limit."""
+    limits = ", ".join(f"{size:,} for {kind}" for kind, size in safeio.DEFAULT_LIMITS.items())
+    parser.add_argument(
+        "--max-bytes",
+        type=_positive_int,
+        metavar="N",
+        help=f"read input files of up to N bytes (default: {limits})",
+    )
+
+
+def _seconds(text: str) -> float:
+    """A finite, positive number of seconds (argparse type)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a finite, positive number of seconds")
+    return value
 
 
 def _option_argument(parser: _Parser) -> None:
@@ -242,8 +301,73 @@ def _option_argument(parser: _Parser) -> None:
     )
 
 
+class _OutputClosed(Exception):
+    """Standard output was closed by its reader (``matador list | head -1``)."""
+
+
+class _OutputFailed(Exception):
+    """Standard output could not be written (a full disk, an I/O error)."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(error.strerror or str(error))
+        self.reason = error.strerror or str(error)
+
+
+class _GuardedOutput:
+    """Standard output whose failures are told apart from every other ``OSError``.
+
+    A handler may catch ``OSError`` for the files it reads; a failure to write
+    its output must not be mistaken for one of those, so it is raised as
+    :class:`_OutputClosed` or :class:`_OutputFailed`, which only :func:`run` catches.
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise _OutputClosed from None
+        except OSError as error:
+            raise _OutputFailed(error) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise _OutputClosed from None
+        except OSError as error:
+            raise _OutputFailed(error) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
 def run(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
     """Run the ``matador`` command with ``argv``; return the exit status."""
+    output = _GuardedOutput(stdout)
+    try:
+        status = _run(argv, cast(TextIO, output), stderr)
+        output.flush()
+    except _OutputClosed:
+        # The reader has all it wanted: end quietly, as `yes | head -1` does.
+        return ExitStatus.BROKEN_PIPE
+    except _OutputFailed as failure:
+        stderr.write(f"{_command_name(argv)}: cannot write the output: {failure.reason}\n")
+        return EXIT_INVALID
+    return status
+
+
+def _command_name(argv: Sequence[str]) -> str:
+    """``matador COMMAND`` for messages, from the first argument that names a command."""
+    for item in argv:
+        if item in _COMMANDS:
+            return f"matador {item}"
+    return "matador"
+
+
+def _run(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
     parser = _parser(stdout)
     try:
         args = parser.parse_args(list(argv))
@@ -257,7 +381,14 @@ def run(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
         return EXIT_USAGE
     handler = _COMMANDS[args.command]
     try:
-        return handler(args, stdout, stderr)
+        with safeio.size_limit(getattr(args, "max_bytes", None)):
+            return handler(args, stdout, stderr)
+    except safeio.InputError as error:
+        stderr.write(f"{error.path}: cannot read the file: {error.message}\n")
+        return EXIT_INVALID
+    except safeio.OutputError as error:
+        stderr.write(f"matador {args.command}: {error}\n")
+        return EXIT_INVALID
     except UsageError as error:
         stderr.write(f"matador {args.command}: {error}\n")
         return EXIT_USAGE
@@ -275,13 +406,22 @@ def run(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
         return EXIT_INVALID
 
 
+def _json_text(data: object, *, ensure_ascii: bool = True) -> str:
+    """``data`` as indented JSON and a newline; NaN and Infinity, which JSON lacks, raise."""
+    return json.dumps(data, indent=2, ensure_ascii=ensure_ascii, allow_nan=False) + "\n"
+
+
 def _validate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     paths = [Path(path) for path in args.paths]
     for path in paths:
-        if path.is_dir():
+        if os.path.isdir(path):  # not Path.is_dir(): it raises on a name too long
             stderr.write(f"matador validate: {path} is a directory; give variant files\n")
             return EXIT_USAGE
-    catalog = Catalog.load(paths)
+    catalog = Catalog.load(paths, with_shipped=not paths)
+    if paths and catalog.files:
+        # A given file loaded, and may extend or stand in for a shipped variant;
+        # when none did, reading the shipped ones would tell nothing more.
+        catalog = Catalog.load(paths)
     checked = sorted(catalog.given_ids) if paths else catalog.ids()
     load_problems = [
         problem
@@ -321,7 +461,7 @@ def _show(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     options = parse_option_assignments(args.option)
     rules = Catalog.shipped().resolve(args.variant, options)
     if args.json:
-        stdout.write(json.dumps(rules_data(rules), indent=2, ensure_ascii=False) + "\n")
+        stdout.write(_json_text(rules_data(rules), ensure_ascii=False))
     else:
         stdout.write(rules_text(rules))
     return EXIT_OK
@@ -343,25 +483,27 @@ def _play(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     )
     if args.json:
         record = match_record(match, seed=seed, strategy=args.strategy)
-        stdout.write(json.dumps(record, indent=2) + "\n")
+        stdout.write(_json_text(record))
     else:
         stdout.write(transcript(match, seed))
     return EXIT_OK
 
 
 def _replay(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    from .record import RecordSyntaxError, parse_record
+    from .safeio import FileKind, InputError, read_input
+
     path = Path(args.record)
     try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        stderr.write(f"{path}: cannot read the file: {error.strerror or error}\n")
+        record = parse_record(read_input(path, FileKind.JSON))
+    except InputError as error:
+        stderr.write(f"{error}\n")
         return EXIT_INVALID
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        stderr.write(f"{path}: not a JSON record: {error}\n")
+    except RecordSyntaxError as error:
+        stderr.write(f"{path}: {error}\n")
         return EXIT_INVALID
     report = replay(record)
-    if report.finding is not None:
-        finding = report.finding
+    for finding in report.findings:
         stderr.write(f"{path}: {finding}\n")
         if finding.rule:
             stderr.write(f"  rule: {finding.rule}\n")
@@ -370,10 +512,15 @@ def _replay(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                 f"  source: {citation.publication} [text {citation.text}, {citation.section}]: "
                 f"{citation.says}\n"
             )
+    if not report.ok:
+        count = len(report.findings) + report.omitted
+        shown = f" ({report.omitted} not shown)" if report.omitted else ""
+        stderr.write(f"{path}: invalid: {count} problem(s){shown}\n")
         return EXIT_INVALID
+    variant = report.match.rules.variant if report.match is not None else "its variant"
     stdout.write(
         f"{path}: valid: {report.hands} hand(s), {report.actions} action(s) legal under "
-        f"{record['variant']}; results agree with the rules\n"
+        f"{variant}; results agree with the rules\n"
     )
     for number, outcome in enumerate(report.outcomes, start=1):
         stdout.write(f"  hand {number}: {describe_outcome(outcome)}\n")
@@ -390,32 +537,30 @@ def _sheet(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from .sheets.model import build_sheet
     from .sheets.render import PdfUnavailableError, render_html, render_markdown, render_pdf
 
+    to_stdout = args.format != "pdf" and args.output is None
+    path = Path(args.output or f"{args.variant}-{args.lang}.pdf")
+    if not to_stdout:
+        # Before any work: a path that cannot be written is said at once, and an
+        # existing file is only ever replaced whole, by write_atomically.
+        safeio.check_output_path(path)
     rules = Catalog.shipped().resolve(args.variant, parse_option_assignments(args.option))
+    render_text = render_html if args.format == "html" else render_markdown
+    if to_stdout:
+        stdout.write(render_text(build_sheet(rules, args.lang)))
+        return EXIT_OK
     sheet = build_sheet(rules, args.lang)
+    content: str | bytes
     if args.format == "pdf":
         try:
-            content: str | bytes
             content, pages = render_pdf(sheet)
         except PdfUnavailableError as error:
             stderr.write(f"matador sheet: {error}\n")
             return EXIT_INVALID
-        path = Path(args.output or f"{rules.variant}-{args.lang}.pdf")
         done = f"matador sheet: wrote {path} ({pages} page{'s' if pages != 1 else ''})\n"
     else:
-        content = render_html(sheet) if args.format == "html" else render_markdown(sheet)
-        if args.output is None:
-            stdout.write(content)
-            return EXIT_OK
-        path = Path(args.output)
+        content = render_text(sheet)
         done = f"matador sheet: wrote {path}\n"
-    try:
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
-    except OSError as error:
-        stderr.write(f"matador sheet: cannot write {path}: {error.strerror or error}\n")
-        return EXIT_INVALID
+    safeio.write_atomically(path, content)
     stdout.write(done)
     return EXIT_OK
 
@@ -485,7 +630,7 @@ def _odds(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     except ValueError as error:
         raise UsageError(str(error)) from None
     if args.json:
-        stdout.write(json.dumps(odds_data(result, rules), indent=2) + "\n")
+        stdout.write(_json_text(odds_data(result, rules)))
     else:
         stdout.write(odds_text(result, rules))
     return EXIT_OK
@@ -497,9 +642,11 @@ def _explain(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     data: dict[str, object] = {}
     if args.situation:
         try:
-            document, problems = parse_yaml(Path(args.situation).read_bytes(), args.situation)
-        except OSError as error:
-            raise UsageError(f"cannot read {args.situation}: {error.strerror or error}") from None
+            raw = safeio.read_input(args.situation, safeio.FileKind.YAML)
+        except safeio.InputError as error:
+            # A path that names no readable file is a mistake on the command line.
+            raise UsageError(str(input_problem(error))) from None
+        document, problems = parse_yaml(raw, args.situation)
         if document is None:
             raise RulesError(problems)
         if not isinstance(document.data, dict):
@@ -545,7 +692,21 @@ _COMMANDS = {
 
 def main() -> None:
     """Console entry point."""
-    sys.exit(run(sys.argv[1:], sys.stdout, sys.stderr))
+    try:
+        status = run(sys.argv[1:], sys.stdout, sys.stderr)
+    except KeyboardInterrupt:
+        # Ctrl-C outside a command that handles it (conform does): end quietly.
+        status = ExitStatus.INTERRUPTED
+    try:
+        sys.stdout.flush()
+    except OSError:
+        # The reader went away or the disk is full, and run() has said so. Send
+        # what is still buffered to the null device, or the interpreter's last
+        # flush fails again and prints "Exception ignored".
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    sys.exit(status)
 
 
 if __name__ == "__main__":

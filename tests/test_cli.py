@@ -7,8 +7,10 @@ one test runs it as ``python -m reference_engine.cli``.
 
 from __future__ import annotations
 
+import errno
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -18,6 +20,8 @@ from pathlib import Path
 import pytest
 
 from reference_engine.cli import run
+from reference_engine.errors import DealError
+from reference_engine.exits import ExitStatus
 from reference_engine.rules import (
     Catalog,
     OptionError,
@@ -448,3 +452,158 @@ def test_usage_error_exits_2_with_one_line(matador, argv, message):
     assert len(result.err_lines) == 1
     assert result.err_lines[0].startswith("matador")
     assert message in result.err_lines[0]
+
+
+# --------------------------------------------------------------------------- files and outputs
+
+
+class _FailingOutput(io.StringIO):
+    """Standard output that fails as a closed pipe or a full disk does, after ``room`` chars."""
+
+    def __init__(self, error: OSError, room: int = 0) -> None:
+        super().__init__()
+        self.error = error
+        self.room = room
+
+    def write(self, text: str) -> int:
+        if len(self.getvalue()) + len(text) > self.room:
+            raise self.error
+        return super().write(text)
+
+
+@pytest.mark.parametrize("argv", [["list"], ["compare"], ["show", "gamerules-com", "--json"]])
+def test_closed_standard_output_ends_quietly_with_status_141(argv):
+    err = io.StringIO()
+
+    code = run(argv, _FailingOutput(BrokenPipeError(32, "Broken pipe"), room=100), err)
+
+    assert code == ExitStatus.BROKEN_PIPE == 141
+    assert err.getvalue() == ""
+
+
+def test_full_disk_on_standard_output_is_one_clear_line():
+    err = io.StringIO()
+    full = _FailingOutput(OSError(errno.ENOSPC, "No space left on device"))
+
+    code = run(["compare"], full, err)
+
+    assert code == 1
+    assert err.getvalue() == "matador compare: cannot write the output: No space left on device\n"
+
+
+def test_help_to_a_closed_output_ends_quietly():
+    err = io.StringIO()
+
+    assert run(["--help"], _FailingOutput(BrokenPipeError()), err) == ExitStatus.BROKEN_PIPE
+    assert err.getvalue() == ""
+
+
+@pytest.mark.parametrize("command", ["validate", "conform", "explain", "replay"])
+@pytest.mark.parametrize("value", ["0", "-1", "abc", "1.5", ""])
+def test_max_bytes_must_be_a_positive_whole_number(matador, command, value):
+    result = matador(command, "--max-bytes", value, "--help")
+
+    assert result.code == 2
+    assert result.err_lines == [
+        f"matador {command}: argument --max-bytes: give a positive whole number of bytes, "
+        f"not {value!r}"
+    ]
+
+
+def test_validate_max_bytes_lowers_and_raises_the_limit(matador, write_variant):
+    path = write_variant()
+    size = path.stat().st_size
+
+    below = matador("validate", "--max-bytes", size - 1, path)
+    exact = matador("validate", "--max-bytes", size, path)
+
+    assert below.code == 1
+    assert below.err_lines[0] == (
+        f"{path}: cannot read the file: larger than the limit of {size - 1:,} bytes "
+        "(if the file is really meant, raise the limit with --max-bytes)"
+    )
+    assert exact.code == 0, exact.err
+
+
+def test_validate_pipe_is_refused_without_blocking(matador, tmp_path):
+    path = tmp_path / "pipe.yaml"
+    os.mkfifo(path)
+
+    result = matador("validate", path)
+
+    assert result.code == 1
+    assert result.err_lines[0] == (
+        f"{path}: cannot read the file: a named pipe, not a regular file (give a file)"
+    )
+
+
+def test_explain_situation_with_yaml_1_1_boolean_is_located(matador, tmp_path):
+    path = tmp_path / "table.yaml"
+    path.write_text("players: 2\nhand: [3-4]\nends: [0, 3]\naction: off\n", encoding="utf-8")
+
+    result = matador("explain", path)
+
+    assert result.code == 1
+    assert result.err_lines[0].startswith(f"{path}:4:9: $.action: 'off' is a boolean")
+
+
+@pytest.mark.parametrize(
+    ("make", "says"),
+    [
+        pytest.param(lambda tmp: tmp / "no" / "sheet.md", "the folder", id="missing-folder"),
+        pytest.param(lambda tmp: tmp, "give", id="directory"),
+        pytest.param(lambda tmp: Path("/dev/null"), "a character device", id="device"),
+    ],
+)
+def test_sheet_output_that_cannot_be_written_is_said_before_any_work(matador, tmp_path, make, says):
+    path = make(tmp_path)
+
+    result = matador("sheet", "gamerules-com", "--format", "markdown", "-o", path)
+
+    assert result.code == 1
+    assert result.out == ""
+    assert result.err_lines[0].startswith(f"matador sheet: cannot write {path}: ")
+    assert says in result.err
+
+
+def test_sheet_failing_after_the_check_keeps_the_existing_file(matador, tmp_path, monkeypatch):
+    from reference_engine.sheets import render
+
+    path = tmp_path / "sheet.md"
+    path.write_text("last week's sheet\n", encoding="utf-8")
+
+    def fail(sheet: object) -> str:
+        raise DealError("rendering failed half-way")
+
+    monkeypatch.setattr(render, "render_markdown", fail)
+    result = matador("sheet", "gamerules-com", "--format", "markdown", "-o", path)
+
+    assert result.code == 1
+    assert path.read_text(encoding="utf-8") == "last week's sheet\n"
+    assert sorted(tmp_path.iterdir()) == [path]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["show", "gamerules-com", "--json"],
+        ["play", "gamerules-com", "--seed", "1", "--hands", "1", "--json"],
+        ["odds", "--json"],
+    ],
+    ids=["show", "play", "odds"],
+)
+def test_json_output_is_strict_json(matador, argv):
+    result = matador(*argv)
+
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"{constant} in the JSON output")
+
+    assert result.code == 0, result.err
+    json.loads(result.out, parse_constant=refuse)
+
+
+def test_json_output_refuses_nan_rather_than_writing_it():
+    from reference_engine.cli import _json_text
+
+    with pytest.raises(ValueError, match="not JSON compliant"):
+        _json_text({"odds": float("nan")})

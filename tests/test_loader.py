@@ -21,7 +21,8 @@ from reference_engine.rules import (
     parse_option_assignments,
 )
 from reference_engine.rules.catalog import variant_schema
-from reference_engine.rules.yamldoc import MAX_VALUES, parse_yaml
+from reference_engine.rules.yamldoc import MAX_DEPTH, MAX_VALUES, parse_yaml, read_yaml_file
+from reference_engine.safeio import size_limit
 
 # --------------------------------------------------------------------------- helpers
 
@@ -348,6 +349,248 @@ def test_key_that_yaml_reads_as_non_string_is_non_string_key(
     assert_located(problem, path, last_line(path.read_text("utf-8")), 1, "$")
     assert problem.message == f"key {read_as!r} is not a string"
     assert problem.fix == "quote the key"
+
+
+# --------------------------------------------------------------------------- YAML 1.1 values
+
+
+@pytest.mark.parametrize(
+    ("form", "says", "fix"),
+    [
+        *[
+            (word, "is a boolean to some YAML readers", "write true or false")
+            for word in ["yes", "No", "ON", "off", "y", "N", "yEs", "True", "FALSE", "tRUE"]
+        ],
+        ("017", "octal", "write the number in plain decimal"),
+        ("00", "octal", "write the number in plain decimal"),
+        ("0x1F", "hexadecimal", "write the number in plain decimal"),
+        ("0b101", "binary", "write the number in plain decimal"),
+        ("0o17", "a number to some YAML readers and text to others", "write the number"),
+        ("089", "a number to some YAML readers and text to others", "write the number"),
+        ("1e3", "a number to some YAML readers and text to others", "write the number"),
+        ("1:30", "base-60", "write the number in plain decimal"),
+        ("-1:30:00", "base-60", "write the number in plain decimal"),
+        ("1_000", "underscores are not allowed", "write the number in plain decimal"),
+        ("1_000.5", "underscores are not allowed", "write the number in plain decimal"),
+        (".nan", "not-a-number and infinity", "write a finite number"),
+        (".NaN", "not-a-number and infinity", "write a finite number"),
+        (".inf", "not-a-number and infinity", "write a finite number"),
+        ("-.Inf", "not-a-number and infinity", "write a finite number"),
+    ],
+)
+def test_plain_scalar_readers_disagree_on_is_yaml_ambiguous_where_it_is(form, says, fix):
+    raw = f"id: x\nrules:\n  max_pip: {{value: {form}}}\n".encode()
+
+    problem = only(parse_yaml(raw, "forms.yaml")[1])
+
+    assert problem.code is ProblemCode.YAML_AMBIGUOUS
+    assert_located(problem, "forms.yaml", 3, 20, "$.rules.max_pip.value")
+    assert repr(form) in problem.message
+    assert says in problem.message
+    assert problem.fix.startswith(fix)
+    assert problem.fix.endswith("quote it if you mean the text")
+
+
+@pytest.mark.parametrize(
+    ("form", "value"),
+    [
+        ("true", True),
+        ("false", False),
+        ("0", 0),
+        ("42", 42),
+        ("-3", -3),
+        ("+5", 5),
+        ("6.5", 6.5),
+        ("null", None),
+        ("~", None),
+        ('"yes"', "yes"),
+        ("'017'", "017"),
+        ('"1:30"', "1:30"),
+        ("'.nan'", ".nan"),
+        ("2-5@R:5", "2-5@R:5"),
+        ("yesterday", "yesterday"),
+        ("no_play", "no_play"),
+    ],
+)
+def test_unambiguous_scalars_and_quoted_text_are_read(form, value):
+    document, problems = parse_yaml(f"v: {form}\n".encode(), "ok.yaml")
+
+    assert problems == []
+    assert document.data == {"v": value}
+    assert type(document.data["v"]) is type(value)
+
+
+def test_every_ambiguous_scalar_of_a_file_is_reported():
+    problems = parse_yaml(b"a: yes\nb: [017, 1_000]\nc: {d: .inf}\n", "many.yaml")[1]
+
+    assert [(p.json_path, p.line, p.column) for p in problems] == [
+        ("$.a", 1, 4),
+        ("$.b[0]", 2, 5),
+        ("$.b[1]", 2, 10),
+        ("$.c.d", 3, 8),
+    ]
+    assert {p.code for p in problems} == {ProblemCode.YAML_AMBIGUOUS}
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "needle", "json_path"),
+    [
+        pytest.param(
+            "    value: 6\n", "    value: 6.0\n", "6.0", "$.rules.max_pip.value", id="max-pip"
+        ),
+        pytest.param(
+            "value: [2, 3, 4]",
+            "value: [2, 3.0, 4]",
+            "3.0",
+            "$.rules.players.value[1]",
+            id="players",
+        ),
+        pytest.param(
+            "value: {two: 7, three: 6, four: 5}",
+            "value: {two: 7.0, three: 6, four: 5}",
+            "7.0",
+            "$.rules.hand_size.value.two",
+            id="hand-size",
+        ),
+        pytest.param(
+            "value: {unit: points, value: 100}",
+            "value: {unit: points, value: 100.0}",
+            "100.0",
+            "$.rules.target.value.value",
+            id="target",
+        ),
+    ],
+)
+def test_float_where_an_integer_is_meant_is_schema_problem(
+    write_variant, problems_of, old, new, needle, json_path
+):
+    path = write_variant(replace=[(old, new)])
+
+    problem = only(problems_of(path))
+
+    assert problem.code is ProblemCode.SCHEMA
+    assert_located(problem, path, *position(path.read_text("utf-8"), needle), json_path)
+    assert problem.message == f"{needle} is not of type 'integer'"
+    assert problem.fix == "give a value of type integer"
+
+
+def test_boolean_where_an_integer_is_meant_is_schema_problem(write_variant, problems_of):
+    path = write_variant(replace=[("    value: 6\n", "    value: true\n")])
+
+    problem = only(problems_of(path))
+
+    assert problem.code is ProblemCode.SCHEMA
+    assert problem.json_path == "$.rules.max_pip.value"
+
+
+# --------------------------------------------------------------------------- nesting
+
+
+@pytest.mark.parametrize(
+    ("raw", "line", "column"),
+    [
+        pytest.param(b"[" * 10_000 + b"]" * 10_000, 1, MAX_DEPTH + 1, id="flow-lists"),
+        pytest.param(b"[" * 10_000, 1, MAX_DEPTH + 1, id="unclosed-flow-lists"),
+        pytest.param(b"{a: " * 10_000 + b"}" * 10_000, 1, 4 * MAX_DEPTH + 1, id="flow-mappings"),
+        pytest.param(b"- " * 10_000 + b"x\n", 1, 2 * MAX_DEPTH + 1, id="block-lists"),
+        pytest.param(
+            "".join(" " * i + "a:\n" for i in range(MAX_DEPTH + 5)).encode(),
+            MAX_DEPTH + 1,
+            MAX_DEPTH + 1,
+            id="block-mappings",
+        ),
+    ],
+)
+def test_nesting_deeper_than_the_limit_is_yaml_depth_not_a_recursion_error(raw, line, column):
+    started = time.monotonic()
+    problem = only(parse_yaml(raw, "deep.yaml")[1])
+
+    assert problem.code is ProblemCode.YAML_DEPTH
+    assert (problem.file, problem.line, problem.column) == ("deep.yaml", line, column)
+    assert f"more than {MAX_DEPTH} levels" in problem.message
+    assert time.monotonic() - started < 5
+
+
+def test_nesting_up_to_the_limit_is_read():
+    raw = b"[" * MAX_DEPTH + b"1" + b"]" * MAX_DEPTH
+
+    document, problems = parse_yaml(raw, "deep.yaml")
+
+    assert problems == []
+    value = document.data
+    for _ in range(MAX_DEPTH - 1):
+        value = value[0]
+    assert value == [1]
+
+
+def test_aliases_count_towards_nesting_only_where_they_are_written():
+    raw = b"a: &a " + b"[" * 60 + b"]" * 60 + b"\nb: " + b"[" * 60 + b"*a" + b"]" * 60 + b"\n"
+
+    assert parse_yaml(raw, "alias.yaml")[1] == []
+
+
+# --------------------------------------------------------------------------- reading files
+
+
+@pytest.mark.parametrize(
+    ("make", "code", "says"),
+    [
+        pytest.param(lambda tmp: tmp, ProblemCode.NOT_A_FILE, "a directory", id="directory"),
+        pytest.param(
+            lambda tmp: Path("/dev/zero"), ProblemCode.NOT_A_FILE, "a character device", id="zero"
+        ),
+        pytest.param(
+            lambda tmp: tmp / "absent.yaml", ProblemCode.NOT_FOUND, "no such file", id="absent"
+        ),
+    ],
+)
+def test_read_yaml_file_refuses_what_is_not_a_regular_file(tmp_path, make, code, says):
+    path = make(tmp_path)
+
+    document, problems = read_yaml_file(path)
+
+    problem = only(problems)
+    assert document is None
+    assert problem.code is code
+    assert str(problem).startswith(f"{path}: cannot read the file: {says}")
+
+
+def test_read_yaml_file_refuses_a_symlink_loop(tmp_path):
+    (tmp_path / "a.yaml").symlink_to(tmp_path / "b.yaml")
+    (tmp_path / "b.yaml").symlink_to(tmp_path / "a.yaml")
+
+    problem = only(read_yaml_file(tmp_path / "a.yaml")[1])
+
+    assert problem.code is ProblemCode.SYMLINK_LOOP
+    assert problem.fix == "point the link at a file"
+
+
+def test_read_yaml_file_refuses_a_file_over_the_limit_before_parsing(tmp_path):
+    path = tmp_path / "big.yaml"
+    path.write_bytes(b"a: [" + b"1, " * 40 + b"]\n")
+
+    with size_limit(100):
+        problem = only(read_yaml_file(path)[1])
+    with size_limit(1000):
+        document, problems = read_yaml_file(path)
+
+    assert problem.code is ProblemCode.TOO_LARGE
+    assert problem.message == "cannot read the file: larger than the limit of 100 bytes"
+    assert problem.fix == "if the file is really meant, raise the limit with --max-bytes"
+    assert problems == [] and document.data == {"a": [1] * 40}
+
+
+def test_variant_file_over_the_limit_is_too_large_and_shipped_files_still_load(
+    write_variant, problems_of
+):
+    path = write_variant()
+
+    with size_limit(100):
+        problems = problems_of(path)
+        catalog = Catalog.load([path])
+
+    assert only(problems).code is ProblemCode.TOO_LARGE
+    assert "gamerules-com" in catalog.files
 
 
 # --------------------------------------------------------------------------- tags

@@ -9,6 +9,7 @@ choice of options into an immutable :class:`~reference_engine.rules.model.Rules`
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -19,6 +20,8 @@ from typing import Any
 
 import jsonschema
 
+# A module import: safeio imports this package's vocabulary (see yamldoc).
+from .. import safeio
 from .errors import OptionError, Problem, ProblemCode, RulesError, UnknownVariantError
 from .model import (
     PLAYER_COUNT_KEYS,
@@ -63,7 +66,7 @@ from .vocabulary import (
     Tie,
     TurnDirection,
 )
-from .yamldoc import Document, parse_yaml
+from .yamldoc import Document, read_yaml_file
 from .yamldoc import Path as DocPath
 
 SPEC_VERSION = "1.0"
@@ -106,9 +109,10 @@ class Registry:
 
 @cache
 def registry() -> Registry:
-    """The registry in ``spec/sources.yaml``."""
+    """The registry in ``spec/sources.yaml`` (a project file: read with the default size limit)."""
     path = spec_dir() / "sources.yaml"
-    document, problems = parse_yaml(path.read_bytes(), str(path))
+    with safeio.size_limit(None):
+        document, problems = read_yaml_file(path)
     if document is None:
         raise RulesError(problems)
     data = document.data
@@ -274,9 +278,12 @@ class Catalog:
         given_ids: set[str] = set()
         seen: set[Path] = set()
         for path in given:
-            if path.resolve() in seen:
+            # realpath, not Path.resolve(): it raises on a symlink loop, which
+            # read_variant_file reports as a problem of the file.
+            real = Path(os.path.realpath(path))
+            if real in seen:
                 continue
-            seen.add(path.resolve())
+            seen.add(real)
             variant, found = read_variant_file(path)
             problems.extend(found)
             if variant is None:
@@ -297,9 +304,11 @@ class Catalog:
         # Shipped files fill in what the given ones do not define, so a file of
         # one's own may extend a shipped variant, or stand in for one.
         for path in sorted(variants_dir().glob("*.yaml")) if with_shipped else []:
-            if path.resolve() in seen or path.stem in given_ids:
+            if Path(os.path.realpath(path)) in seen or path.stem in given_ids:
                 continue
-            variant, found = read_variant_file(path)
+            # The project's own files: --max-bytes is about the files a user gives.
+            with safeio.size_limit(None):
+                variant, found = read_variant_file(path)
             problems.extend(found)
             if variant is not None and variant.id not in files:
                 files[variant.id] = variant
@@ -665,20 +674,12 @@ def _gaps(chain: Sequence[VariantFile], entries: Mapping[str, _Entry]) -> tuple[
 
 
 def read_variant_file(path: Path) -> tuple[VariantFile | None, list[Problem]]:
-    """Parse and schema-check one variant file, collecting every problem."""
-    name = str(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as error:
-        return None, [
-            Problem(
-                code=ProblemCode.NOT_FOUND,
-                message=f"cannot read the file: {error.strerror or error}",
-                file=name,
-                fix="check the path",
-            )
-        ]
-    document, problems = parse_yaml(raw, name)
+    """Read, parse and schema-check one variant file, collecting every problem.
+
+    The file is read through :func:`safeio.read_input`: a directory, a pipe, a
+    device, a symlink loop or a file over the size limit is a problem, never read.
+    """
+    document, problems = read_yaml_file(path)
     if document is None:
         return None, problems
     if not isinstance(document.data, dict):
@@ -706,9 +707,22 @@ def read_variant_file(path: Path) -> tuple[VariantFile | None, list[Problem]]:
     return variant, []
 
 
+def _is_integer(checker: object, instance: object) -> bool:
+    """Only a whole number written as one: not ``6.0``, and not a boolean."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+#: Draft 2020-12, except that ``integer`` means an integer as written: jsonschema
+#: counts ``6.0`` as an integer, and ``players: 6.0`` should not pass for six.
+_StrictValidator: type[jsonschema.protocols.Validator] = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
+)
+
+
 def schema_problems(document: Document, schema: Mapping[str, Any]) -> list[Problem]:
     """Every JSON Schema violation in ``document``, located and explained."""
-    validator = jsonschema.Draft202012Validator(schema)
+    validator = _StrictValidator(schema)
     problems = []
     errors = sorted(validator.iter_errors(document.data), key=lambda e: list(e.absolute_path))
     for error in errors:

@@ -12,10 +12,16 @@ class ProblemCode(TextEnum):
     """The closed vocabulary of loader problems."""
 
     NOT_FOUND = "not_found"
+    NOT_A_FILE = "not_a_file"
+    SYMLINK_LOOP = "symlink_loop"
+    TOO_LARGE = "too_large"
+    UNREADABLE = "unreadable"
     NOT_UTF8 = "not_utf8"
     YAML_SYNTAX = "yaml_syntax"
     YAML_ALIAS = "yaml_alias"
     YAML_TAG = "yaml_tag"
+    YAML_AMBIGUOUS = "yaml_ambiguous"
+    YAML_DEPTH = "yaml_depth"
     DUPLICATE_KEY = "duplicate_key"
     NON_STRING_KEY = "non_string_key"
     NOT_A_MAPPING = "not_a_mapping"
@@ -40,6 +46,8 @@ class ProblemCode(TextEnum):
     PLAYER_COUNTS = "player_counts"
     INCOHERENT = "incoherent"
     UNKNOWN_VARIANT = "unknown_variant"
+    BAD_DEAL = "bad_deal"
+    BAD_NOTATION = "bad_notation"
 
 
 @dataclass(frozen=True, kw_only=True)

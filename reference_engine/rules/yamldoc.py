@@ -8,16 +8,29 @@ is not UTF-8 are all reported, each with its line and column. Plain anchors and
 aliases are allowed: variant files use them to repeat a citation.
 Every node's position is kept, keyed by its document path, so that later checks
 (the JSON Schema, semantic checks) can say where a problem is.
+
+Plain scalars that YAML 1.1 and YAML 1.2 readers read differently, or that are
+easily misread (``yes``, ``on``, ``017``, ``1:30``, ``1_000``, ``.nan``), are
+refused rather than guessed at, and nesting is limited to :data:`MAX_DEPTH`
+levels so that no document can exhaust the stack. Files are read through
+:func:`reference_engine.safeio.read_input` (:func:`read_yaml_file`), which
+refuses anything that is not a regular file of reasonable size before parsing.
 """
 
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
+from yaml.events import MappingStartEvent, SequenceStartEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+# A module import, not ``from ..safeio import``: safeio imports this package's
+# vocabulary, so either module may be the first one imported.
+from .. import safeio
 from .errors import Problem, ProblemCode
 
 Path = tuple[str | int, ...]
@@ -71,9 +84,102 @@ class Document:
 #: files hold a few thousand; an alias bomb expands to billions.
 MAX_VALUES = 200_000
 
+#: The deepest nesting of lists and mappings one document may have. Real files
+#: nest six levels; PyYAML's composer recurses once per level and would exhaust
+#: the stack on a few thousand.
+MAX_DEPTH = 100
+
+
+class _TooDeep(Exception):
+    def __init__(self, mark: yaml.Mark) -> None:
+        self.mark = mark
+
 
 class _Loader(yaml.SafeLoader):
-    """PyYAML's safe loader; only its composer and scalar constructor are used."""
+    """PyYAML's safe loader; only its composer and scalar constructor are used.
+
+    The composer counts how deeply lists and mappings nest and stops at
+    :data:`MAX_DEPTH`, before Python's own recursion limit is reached.
+    """
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.depth = 0
+
+    def compose_node(self, parent: Node | None, index: int) -> Node | None:
+        nests = self.check_event(SequenceStartEvent, MappingStartEvent)
+        if nests:
+            self.depth += 1
+            if self.depth > MAX_DEPTH:
+                raise _TooDeep(self.current_event.start_mark)
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            if nests:
+                self.depth -= 1
+
+
+# --------------------------------------------------------------------------- plain scalars
+
+_TAG_BOOL = "tag:yaml.org,2002:bool"
+_TAG_INT = "tag:yaml.org,2002:int"
+_TAG_FLOAT = "tag:yaml.org,2002:float"
+_TAG_STR = "tag:yaml.org,2002:str"
+
+#: The only spellings of a boolean.
+_BOOLEANS = frozenset({"true", "false"})
+#: Plain words, compared in lower case, that some YAML reader takes for a boolean.
+_WORD_BOOLEANS = frozenset({"yes", "no", "on", "off", "y", "n", "true", "false"})
+#: An integer as it must be written: decimal, no leading zero, no underscore.
+_DECIMAL_INTEGER = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
+#: Plain text that YAML 1.1 reads as a string but YAML 1.2 as a number:
+#: ``0o17``, ``089``, ``1e3``, ``1.5E3``.
+_YAML12_NUMBER = re.compile(
+    r"[-+]?(?:0o[0-7]+|[0-9]+|(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)[eE][-+]?[0-9]+)"
+)
+
+_FIX_BOOLEAN = "write true or false, or quote it if you mean the text"
+_FIX_NUMBER = "write the number in plain decimal, or quote it if you mean the text"
+
+
+def _scalar_rule(node: ScalarNode) -> tuple[str, str] | None:
+    """What is wrong with a scalar YAML readers disagree on, and its fix; None if nothing."""
+    text = node.value
+    if node.tag == _TAG_BOOL or (
+        node.tag == _TAG_STR and node.style is None and text.lower() in _WORD_BOOLEANS
+    ):
+        if text in _BOOLEANS and node.tag == _TAG_BOOL:
+            return None
+        return (
+            f"{text!r} is a boolean to some YAML readers and text to others; "
+            "booleans are written true or false",
+            _FIX_BOOLEAN,
+        )
+    if node.tag == _TAG_STR:
+        if node.style is None and _YAML12_NUMBER.fullmatch(text):
+            return f"{text!r} is a number to some YAML readers and text to others", _FIX_NUMBER
+        return None
+    if node.tag not in (_TAG_INT, _TAG_FLOAT):
+        return None
+    lowered = text.lower()
+    if "nan" in lowered or "inf" in lowered:
+        return (
+            f"{text!r}: not-a-number and infinity are not allowed",
+            "write a finite number, or quote it if you mean the text",
+        )
+    if "_" in text:
+        return f"{text!r}: underscores are not allowed in numbers", _FIX_NUMBER
+    if ":" in text:
+        return (
+            f"{text!r} is a base-60 number to YAML 1.1 readers and text to others",
+            _FIX_NUMBER,
+        )
+    if node.tag == _TAG_INT and not _DECIMAL_INTEGER.fullmatch(text):
+        return (
+            f"{text!r} is an octal, hexadecimal or binary number to some YAML readers",
+            _FIX_NUMBER,
+        )
+    return None
 
 
 def _mark(node: Node) -> tuple[int, int]:
@@ -139,6 +245,10 @@ class _Builder:
         if isinstance(node, SequenceNode):
             return [self.build(item, (*path, index)) for index, item in enumerate(node.value)]
         assert isinstance(node, ScalarNode)
+        wrong = _scalar_rule(node)
+        if wrong is not None:
+            self._problem(ProblemCode.YAML_AMBIGUOUS, node, path, *wrong)
+            return None
         try:
             return self.loader.construct_object(node, deep=True)
         except yaml.YAMLError as error:
@@ -241,6 +351,17 @@ def parse_yaml(raw: bytes, name: str) -> tuple[Document | None, list[Problem]]:
         ]
     try:
         node = loader.get_single_node()
+    except _TooDeep as error:
+        return None, [
+            Problem(
+                code=ProblemCode.YAML_DEPTH,
+                message=f"lists and mappings nest more than {MAX_DEPTH} levels deep",
+                file=name,
+                line=error.mark.line + 1,
+                column=error.mark.column + 1,
+                fix="flatten the document; no variant or case needs this much nesting",
+            )
+        ]
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         message = " ".join(part for part in (error.context, error.problem) if part)
@@ -281,3 +402,35 @@ def parse_yaml(raw: bytes, name: str) -> tuple[Document | None, list[Problem]]:
     if builder.problems:
         return None, builder.problems
     return Document(name=name, data=data, positions=builder.positions), []
+
+
+#: How to put right a file that cannot be read, where safeio's message gives no
+#: advice, by :class:`safeio.FileProblem` value (safeio may not be fully imported yet).
+_INPUT_FIXES = {
+    "not_found": "check the path",
+    "symlink_loop": "point the link at a file",
+    "unreadable": "check the file's permissions",
+}
+
+
+def input_problem(error: safeio.InputError) -> Problem:
+    """The located problem for a file that :func:`safeio.read_input` refused."""
+    what, _, advice = error.message.partition("; ")
+    return Problem(
+        code=ProblemCode(error.code.value),
+        message=f"cannot read the file: {what}",
+        file=error.path,
+        fix=advice or _INPUT_FIXES.get(error.code.value),
+    )
+
+
+def read_yaml_file(path: str | os.PathLike[str]) -> tuple[Document | None, list[Problem]]:
+    """Read and parse one YAML file, refusing what is not a regular file within the size limit.
+
+    Problems name the file as ``path`` is written.
+    """
+    try:
+        raw = safeio.read_input(path, safeio.FileKind.YAML)
+    except safeio.InputError as error:
+        return None, [input_problem(error)]
+    return parse_yaml(raw, str(path))

@@ -1,0 +1,1 @@
+"""Hostile inputs: the real command line run in subprocesses against broken files and engines."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from typing import Any
@@ -12,6 +11,25 @@ from .compiled import Compiled, compiled
 from .errors import DealError
 from .rules.model import Rules
 from .tiles import Tile, full_set
+
+#: The fields of a deal as data.
+DEAL_FIELDS = ("hands", "boneyard", "designated")
+
+
+@dataclass(frozen=True)
+class DealProblem:
+    """One way a deal breaks the rules: where in the deal, what is wrong, and the rule.
+
+    ``path`` leads from the deal to the faulty part, as keys and indices:
+    ``("hands", 2)`` is seat 2's hand, ``("boneyard", 5)`` the sixth tile to be
+    drawn, ``()`` the deal as a whole. ``rule`` is the rule parameter that
+    decides it, when one does (``players``, ``hand_size``, ``max_pip``,
+    ``designated_opener``); a tile that cannot be read has none.
+    """
+
+    path: tuple[str | int, ...]
+    message: str
+    rule: str | None = None
 
 
 @dataclass(frozen=True)
@@ -56,52 +74,93 @@ class Deal:
         """A deal from plain data: ``{"hands": [["6-6", ...], ...], "boneyard": [...], ...}``.
 
         ``boneyard`` may be left out: the undealt tiles then follow in canonical order.
+        Raises :class:`DealError` with the first problem :func:`deal_problems` finds.
         """
-        if not isinstance(data, dict):
-            raise DealError("a deal is a mapping with hands, boneyard and designated")
-        unknown = set(data) - {"hands", "boneyard", "designated"}
-        if unknown:
-            raise DealError(f"unknown deal field(s): {', '.join(sorted(unknown))}")
-        raw_hands = data.get("hands")
-        if not isinstance(raw_hands, list) or not all(isinstance(h, list) for h in raw_hands):
-            raise DealError("deal.hands must be a list of lists of tiles")
-        hands = tuple(tuple(_tile(text) for text in hand) for hand in raw_hands)
-        dealt = {tile for hand in hands for tile in hand}
-        raw_boneyard = data.get("boneyard")
-        if raw_boneyard is None:
-            boneyard = tuple(tile for tile in full_set(rules.max_pip) if tile not in dealt)
-        elif isinstance(raw_boneyard, list):
-            boneyard = tuple(_tile(text) for text in raw_boneyard)
-        else:
-            raise DealError("deal.boneyard must be a list of tiles")
-        designated = data.get("designated")
-        if designated is not None and (
-            isinstance(designated, bool) or not isinstance(designated, int)
-        ):
-            raise DealError("deal.designated must be a seat number")
-        deal = cls(hands=hands, boneyard=boneyard, designated=designated)
-        deal.check(rules)
+        deal, problems = _read(data, rules)
+        if deal is not None:
+            problems = deal.problems(rules)
+        if problems or deal is None:
+            raise DealError(problems[0].message)
         return deal
 
     def check(self, rules: Rules) -> None:
         """Raise :class:`DealError` unless this deal fits ``rules``."""
-        players = len(self.hands)
-        check_players(rules, players)
-        table = compiled(rules)
-        size = _hand_size(table, rules, players)
-        for seat, hand in enumerate(self.hands):
-            if len(hand) != size:
-                raise DealError(
-                    f"seat {seat} holds {len(hand)} tiles; {players} players get {size} each"
+        problems = self.problems(rules)
+        if problems:
+            raise DealError(problems[0].message)
+
+    def problems(self, rules: Rules, players: int | None = None) -> list[DealProblem]:
+        """Every way this deal fails ``rules`` (and a match of ``players``, when given).
+
+        In this order: the number of seats, each hand's size, the tiles (each of
+        the set exactly once, hands and boneyard together), the designated seat.
+        A deal that fits costs a few comparisons: this runs before every hand.
+        """
+        found: list[DealProblem] = []
+        seats = len(self.hands)
+        if players is not None and seats != players:
+            found.append(
+                DealProblem(
+                    ("hands",),
+                    f"the deal has {_count(seats, 'hand')}, "
+                    f"not one for each of the {players} players",
+                    "players",
                 )
-        dealt = len(self.boneyard) + size * players
+            )
+        elif seats not in rules.players:
+            allowed = ", ".join(map(str, rules.players))
+            found.append(
+                DealProblem(
+                    ("hands",),
+                    f"the deal has {_count(seats, 'hand')}; "
+                    f"{rules.variant} is played by {allowed} players",
+                    "players",
+                )
+            )
+        table = compiled(rules)
+        if not found:
+            size = _hand_size(table, rules, seats)
+            found.extend(
+                DealProblem(
+                    ("hands", seat),
+                    f"seat {seat} holds {len(hand)} tiles; {seats} players get {size} each",
+                    "hand_size",
+                )
+                for seat, hand in enumerate(self.hands)
+                if len(hand) != size
+            )
+        dealt = len(self.boneyard) + sum(map(len, self.hands))
         if dealt != len(table.tiles) or set(self.boneyard).union(*self.hands) != table.tile_set:
-            # The tiles are not exactly the set, each once: say what is wrong.
-            _check_tiles(self, rules, table.tile_set)
-        if self.designated is not None and not 0 <= self.designated < players:
-            raise DealError(f"designated seat {self.designated} is not one of 0..{players - 1}")
-        if self.designated is None and table.needs_designated:
-            raise DealError("these rules choose an opener by lot: give the deal's designated seat")
+            # The tiles are not exactly the set, each once: say what is wrong, and where.
+            found.extend(_tile_problems(self, rules, table.tile_set))
+        found.extend(self._designated_problems(rules, table, seats if players is None else players))
+        return found
+
+    def _designated_problems(self, rules: Rules, table: Compiled, seats: int) -> list[DealProblem]:
+        designated = self.designated
+        rule = "designated_opener" if table.needs_designated else None
+        if designated is None:
+            if table.needs_designated:
+                return [
+                    DealProblem(
+                        ("designated",),
+                        "these rules choose an opener by lot: give the deal's designated seat",
+                        rule,
+                    )
+                ]
+            return []
+        if isinstance(designated, bool) or not isinstance(designated, int):
+            return [DealProblem(("designated",), "the designated seat must be a seat number", rule)]
+        if not 0 <= designated < seats:
+            seat_numbers = f"one of 0..{seats - 1}" if seats > 0 else "a seat: there are none"
+            return [
+                DealProblem(
+                    ("designated",),
+                    f"designated seat {designated} is not {seat_numbers}",
+                    rule,
+                )
+            ]
+        return []
 
     def to_data(self) -> dict[str, Any]:
         """This deal as plain data (the inverse of :meth:`from_data`)."""
@@ -120,19 +179,99 @@ def _hand_size(table: Compiled, rules: Rules, players: int) -> int:
     return rules.hand_size.for_players(players) if size is None else size
 
 
-def _check_tiles(deal: Deal, rules: Rules, known: Set[Tile]) -> None:
-    """Raise :class:`DealError` for tiles outside the set, tiles dealt twice, tiles missing."""
-    every = [tile for hand in deal.hands for tile in hand] + list(deal.boneyard)
-    strangers = sorted({tile for tile in every if tile not in known})
-    if strangers:
-        raise DealError(f"not in the double-{rules.max_pip} set: {', '.join(map(str, strangers))}")
-    counts = Counter(every)
-    repeated = sorted(tile for tile, count in counts.items() if count > 1)
-    if repeated:
-        raise DealError(f"dealt twice: {', '.join(map(str, repeated))}")
-    missing = sorted(known - set(every))
+def _tile_problems(deal: Deal, rules: Rules, known: Set[Tile]) -> list[DealProblem]:
+    """Tiles outside the set, tiles dealt twice (at the second place), tiles missing."""
+    found: list[DealProblem] = []
+    places: dict[Tile, str] = {}
+    spots = [
+        (("hands", seat, index), f"seat {seat}'s hand", tile)
+        for seat, hand in enumerate(deal.hands)
+        for index, tile in enumerate(hand)
+    ] + [(("boneyard", index), "the boneyard", tile) for index, tile in enumerate(deal.boneyard)]
+    for path, place, tile in spots:
+        if tile not in known:
+            found.append(
+                DealProblem(path, f"{tile} is not in the double-{rules.max_pip} set", "max_pip")
+            )
+        elif tile in places:
+            found.append(
+                DealProblem(path, f"{tile} is dealt twice (also in {places[tile]})", "max_pip")
+            )
+        else:
+            places[tile] = place
+    missing = [tile for tile in full_set(rules.max_pip) if tile not in places]
     if missing:
-        raise DealError(f"neither in a hand nor in the boneyard: {', '.join(map(str, missing))}")
+        found.append(
+            DealProblem(
+                (),
+                f"neither in a hand nor in the boneyard: {', '.join(map(str, missing))}",
+                "max_pip",
+            )
+        )
+    return found
+
+
+def deal_problems(data: Any, rules: Rules, players: int | None = None) -> list[DealProblem]:
+    """Every way ``data`` fails to be a deal of ``rules`` (for ``players``), each located."""
+    deal, problems = _read(data, rules)
+    return problems if deal is None else deal.problems(rules, players)
+
+
+def _read(data: Any, rules: Rules) -> tuple[Deal | None, list[DealProblem]]:
+    """The deal written in ``data``, or None and why it cannot be read."""
+    if not isinstance(data, dict):
+        return None, [DealProblem((), "a deal is a mapping with hands, boneyard and designated")]
+    problems = [
+        DealProblem(
+            (str(name),),
+            f"unknown deal field {name!r} (the fields are {', '.join(DEAL_FIELDS)})",
+        )
+        for name in sorted(set(data) - set(DEAL_FIELDS), key=repr)
+    ]
+    raw_hands = data.get("hands")
+    if not isinstance(raw_hands, list):
+        problems.append(DealProblem(("hands",), "deal.hands must be a list of lists of tiles"))
+        return None, problems
+    hands: list[tuple[Tile, ...]] = []
+    for seat, raw_hand in enumerate(raw_hands):
+        if isinstance(raw_hand, list):
+            hands.append(_read_tiles(raw_hand, ("hands", seat), problems))
+        else:
+            problems.append(
+                DealProblem(("hands", seat), "deal.hands must be a list of lists of tiles")
+            )
+    raw_boneyard = data.get("boneyard")
+    boneyard: tuple[Tile, ...] = ()
+    if raw_boneyard is None:
+        dealt = {tile for hand in hands for tile in hand}
+        boneyard = tuple(tile for tile in full_set(rules.max_pip) if tile not in dealt)
+    elif isinstance(raw_boneyard, list):
+        boneyard = _read_tiles(raw_boneyard, ("boneyard",), problems)
+    else:
+        problems.append(DealProblem(("boneyard",), "deal.boneyard must be a list of tiles"))
+    designated = data.get("designated")
+    if designated is not None and (isinstance(designated, bool) or not isinstance(designated, int)):
+        problems.append(DealProblem(("designated",), "deal.designated must be a seat number"))
+    if problems:
+        return None, problems
+    return Deal(hands=tuple(hands), boneyard=boneyard, designated=designated), []
+
+
+def _read_tiles(
+    texts: list[Any], path: tuple[str | int, ...], problems: list[DealProblem]
+) -> tuple[Tile, ...]:
+    """The tiles written in ``texts``; each one that cannot be read adds a problem."""
+    tiles = []
+    for index, text in enumerate(texts):
+        try:
+            tiles.append(_tile(text))
+        except DealError as error:
+            problems.append(DealProblem((*path, index), str(error)))
+    return tuple(tiles)
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def needs_designated(rules: Rules) -> bool:
@@ -147,9 +286,22 @@ def check_players(rules: Rules, players: int) -> None:
         raise DealError(f"{rules.variant} is played by {allowed} players, not {players}")
 
 
+#: What a value read from JSON is, in words, for messages.
+_JSON_KINDS: dict[type, str] = {
+    type(None): "null",
+    bool: "true or false",
+    int: "a number",
+    float: "a number",
+    list: "a list",
+    dict: "a mapping",
+}
+
+
 def _tile(text: object) -> Tile:
     if not isinstance(text, str):
-        raise DealError(f'{text!r} is not a tile (write it like "2-5")')
+        # Not the value itself: a number or a nested list can be too big to print.
+        shown = _JSON_KINDS.get(type(text), "a value")
+        raise DealError(f'{shown} is not a tile (write it like "2-5")')
     try:
         return Tile.parse(text)
     except ValueError as error:

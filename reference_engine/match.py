@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from .deal import Deal, needs_designated
+from .deal import Deal, check_players, needs_designated
 from .errors import DealError
 from .hand import Hand
 from .rules.model import Rules
@@ -16,6 +16,10 @@ class Match:
     """Hands of one variant with the same players, scored towards the target."""
 
     def __init__(self, rules: Rules, players: int, *, seed: int | None = None) -> None:
+        """A match of ``players`` (a count the rules allow, else :class:`DealError`)."""
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise DealError(f"the number of players must be a whole number, not {players!r}")
+        check_players(rules, players)
         self.rules = rules
         self.players = players
         self.rng = random.Random(seed)
@@ -58,11 +62,18 @@ class Match:
         return None
 
     def new_hand(self, deal: Deal | None = None) -> Hand:
-        """Start the next hand, from ``deal`` or shuffled from the match's seed."""
+        """Start the next hand, from ``deal`` or shuffled from the match's seed.
+
+        A given deal must have a hand for each of the match's players (else
+        :class:`DealError`, before anything reads it), name the designated seat
+        the rules fix for this hand, and fit the rules (:meth:`Deal.check`).
+        """
         if self.hands and not self.hands[-1].is_over:
             raise ValueError("the current hand is not over")
         if self.is_over:
             raise ValueError("the match is over")
+        if deal is not None and len(deal.hands) != self.players:
+            raise DealError(deal.problems(self.rules, self.players)[0].message)
         expected = self.expected_designated()
         if deal is None:
             deal = Deal.shuffled(self.rules, self.players, self.rng, designated=expected)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import shutil
 import sys
 import textwrap
@@ -15,13 +16,26 @@ import pytest
 
 from reference_engine.cli import run
 from reference_engine.conformance.cases import load_cases
+from reference_engine.conformance.codes import ErrorCode
 from reference_engine.conformance.coverage import coverage_report
-from reference_engine.conformance.engine import EngineFailure, ReferenceEngine
+from reference_engine.conformance.engine import (
+    EngineFailure,
+    EngineRefusal,
+    FailureKind,
+    ReferenceEngine,
+)
 from reference_engine.conformance.process import ProcessEngine
 from reference_engine.conformance.report import WRITERS
 from reference_engine.conformance.runner import Runner, Target, Verdict, differential, select
-from reference_engine.conformance.server import answer
+from reference_engine.conformance.server import (
+    MAX_LINE_BYTES,
+    REQUEST_TYPES,
+    answer,
+    protocol_schema,
+    serve,
+)
 from reference_engine.errors import Reason
+from reference_engine.exits import ExitStatus
 from reference_engine.rules import Catalog
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -154,7 +168,19 @@ def test_json_report_has_header_lines_and_footer(some_runs) -> None:  # type: ig
     assert lines[0]["suite_version"] and lines[0]["protocol"] == "matador-engine/1"
     assert lines[0]["engine"]["name"] == "matador reference engine"
     assert {line["type"] for line in lines[1:-1]} == {"case"}
-    assert lines[-1] == {"type": "footer", "pass": len(runs), "fail": 0, "error": 0, "skip": 0}
+    assert lines[-1] == {
+        "type": "footer",
+        "pass": len(runs),
+        "fail": 0,
+        "error": 0,
+        "skip": 0,
+        "broken": 0,
+        "not_run": 0,
+        "complete": True,
+        "interrupted": None,
+        "engine_unavailable": None,
+        "engine_stderr": "",
+    }
 
 
 def test_junit_report_is_xml_with_one_testcase_per_run(some_runs) -> None:  # type: ignore[no-untyped-def]
@@ -296,7 +322,7 @@ def test_a_misbehaving_engine_errors_is_restarted_and_leaves_no_process(
     started: list[ProcessEngine] = []
 
     def factory() -> ProcessEngine:
-        engine = ProcessEngine(command, timeout=1.0)
+        engine = ProcessEngine(command, timeout=1.0, start_timeout=1.0)
         started.append(engine)
         return engine
 
@@ -304,21 +330,28 @@ def test_a_misbehaving_engine_errors_is_restarted_and_leaves_no_process(
     runs = select(CASES, case_globs=["survey-annotated-opening"])
     results = runner.run(runs)
     runner.close()
-    assert [r.verdict for r in results] == [Verdict.ERROR] * len(runs)
     assert all(r.message for r in results)
-    assert len(started) == len(runs), "the engine is restarted for every case"
+    if name == "silent":
+        # No handshake: the engine is unavailable, said once, and never restarted.
+        assert [r.verdict for r in results] == [Verdict.NOT_RUN] * len(runs)
+        assert len(started) == 1
+        assert runner.unavailable is not None
+        assert "no reply to 'hello' within 1 s" in runner.unavailable.message
+    else:
+        assert [r.verdict for r in results] == [Verdict.ERROR] * len(runs)
+        assert len(started) == len(runs), "the engine is restarted for every case"
     for engine in started:
         assert engine._process.poll() is not None, "no engine process is left running"
     if name == "crashes":
-        assert "segmentation fault" in results[0].message
-    if name in ("hangs", "silent"):
+        assert "segmentation fault" in results[0].stderr
+    if name == "hangs":
         assert "within 1 s" in results[0].message
 
 
 def test_an_engine_that_cannot_be_started_is_reported(tmp_path: Path) -> None:
     code, out, _ = conform("--engine", str(tmp_path / "no-such-engine"), "--case", "survey-*")
-    assert code == 1
-    assert "did not start" in out
+    assert code == ExitStatus.ENGINE_UNAVAILABLE
+    assert "did not start" in out and "ENGINE UNAVAILABLE" in out
 
 
 def test_a_python_engine_spec_that_does_not_load_is_a_usage_error() -> None:
@@ -343,12 +376,8 @@ def test_python_engine_in_process() -> None:
 def test_the_server_answers_every_request_even_unknown_ones() -> None:
     engine = ReferenceEngine()
     reply, done = answer(engine, '{"id": 1, "type": "frobnicate"}')
-    assert reply == {
-        "id": 1,
-        "type": "error",
-        "code": "unknown_request",
-        "message": "unknown type 'frobnicate'",
-    }
+    assert reply["id"] == 1 and reply["type"] == "error" and reply["code"] == "unknown_request"
+    assert "frobnicate" in reply["message"]
     assert not done
     reply, _ = answer(engine, "not json")
     assert reply["type"] == "error" and reply["code"] == "bad_request" and reply["id"] is None
@@ -381,6 +410,118 @@ def test_the_server_refuses_with_reason_codes_from_the_vocabulary() -> None:
         assert engine.ends() == ["6", "6"]
     finally:
         engine.close()
+
+
+def _table_codes(heading: str) -> list[str]:
+    """The codes in the first column of the table under ``heading`` in spec/protocol.md."""
+    text = (ROOT / "spec" / "protocol.md").read_text(encoding="utf-8")
+    section = text.split(heading, 1)[1].split("\n#", 1)[0]
+    return re.findall(r"^\| `([a-z_]+)` \|", section, flags=re.MULTILINE)
+
+
+def test_protocol_md_lists_every_error_code_once_and_no_other() -> None:
+    listed = _table_codes("\n## Errors\n")
+    assert len(listed) == len(set(listed)), listed
+    assert set(listed) == {code.value for code in ErrorCode}
+
+
+def _table_after(header: str) -> list[str]:
+    """The codes of the protocol.md table whose header row starts ``| header |``."""
+    text = (ROOT / "spec" / "protocol.md").read_text(encoding="utf-8")
+    table = text.split(f"\n| {header} |", 1)[1].split("\n\n", 1)[0]
+    return re.findall(r"^\| `([a-z_]+)` \|", table, flags=re.MULTILINE)
+
+
+def test_protocol_md_lists_every_verdict_and_runner_failure_once_and_no_other() -> None:
+    verdicts = _table_after("verdict")
+    failures = _table_after("failure")
+    assert len(verdicts) == len(set(verdicts)) and len(failures) == len(set(failures))
+    assert set(verdicts) == {verdict.value for verdict in Verdict}
+    assert set(failures) == {kind.value for kind in FailureKind}
+
+
+def test_protocol_md_lists_every_refusal_reason_once_and_no_other() -> None:
+    listed = _table_codes("\n### `apply`\n")
+    assert len(listed) == len(set(listed)), listed
+    assert set(listed) == {reason.value for reason in Reason}
+
+
+def test_the_protocol_schema_defines_every_request_and_the_reasons() -> None:
+    definitions = protocol_schema()["$defs"]
+    requests = {name.removesuffix("_request") for name in definitions if name.endswith("_request")}
+    assert requests == set(REQUEST_TYPES)
+    listed = [item["$ref"].rsplit("/", 1)[1] for item in definitions["request"]["oneOf"]]
+    assert sorted(listed) == sorted(f"{kind}_request" for kind in REQUEST_TYPES)
+    reasons = definitions["refused_reply"]["properties"]["reason"]["enum"]
+    assert reasons == [reason.value for reason in Reason]
+
+
+def test_the_servers_fast_checks_accept_only_what_the_schema_accepts() -> None:
+    from reference_engine.conformance.server import _plainly_valid, _validator
+
+    requests: list[dict[str, object]] = [
+        {"id": 1, "type": kind} for kind in ("legal", "ends", "to_act", "result", "match", "quit")
+    ]
+    for action in ("6-6", "", "x" * 64, "x" * 65, 5, None):
+        for player in (None, 0, 3, -1, True, 1.0, "0"):
+            requests.append({"id": 1, "type": "apply", "action": action, "player": player})
+    requests += [{"id": 1, "type": "legal", "x": 1}, {"id": 1, "type": "apply", "action": "6-6"}]
+    plain = 0
+    for request in requests:
+        kind = str(request["type"])
+        if _plainly_valid(kind, request):
+            plain += 1
+            assert not list(_validator(f"{kind}_request").iter_errors(request)), request
+    assert plain == 6 + 2 * 3  # the bare requests; 2 good actions by 3 good players
+
+
+class _BrokenEngine(ReferenceEngine):
+    """A reference engine with a bug in ``legal`` and an unknown refusal code in ``ends``."""
+
+    def legal(self) -> list[str]:
+        raise ZeroDivisionError("a bug")
+
+    def ends(self) -> list[str]:
+        raise EngineRefusal("made_up", "not a code of the protocol")
+
+
+def test_an_engine_bug_is_an_internal_error_and_the_server_goes_on() -> None:
+    stdin = io.BytesIO(
+        b'{"id": 1, "type": "legal"}\n{"id": 2, "type": "ends"}\n{"id": 3, "type": "match"}\n'
+    )
+    out, err = io.StringIO(), io.StringIO()
+    assert serve(stdin, out, _BrokenEngine(), stderr=err) == 0
+    first, second, third = (json.loads(text) for text in out.getvalue().splitlines())
+    assert first["id"] == 1 and first["code"] == ErrorCode.INTERNAL_ERROR
+    assert "ZeroDivisionError" in first["message"] and "Traceback" in err.getvalue()
+    assert second["id"] == 2 and second["code"] == ErrorCode.INTERNAL_ERROR
+    assert "made_up" in second["message"]
+    assert third["id"] == 3 and third["code"] == ErrorCode.NO_MATCH
+
+
+def test_the_server_reads_text_and_byte_streams_and_skips_an_over_long_line() -> None:
+    hello = '{"id": 1, "type": "hello", "protocol": "matador-engine/1"}\n'
+    too_long = "[" + " " * MAX_LINE_BYTES + "]\n"
+    for stdin in (io.StringIO(too_long + hello), io.BytesIO((too_long + hello).encode())):
+        out = io.StringIO()
+        assert serve(stdin, out) == 0
+        first, second = (json.loads(text) for text in out.getvalue().splitlines())
+        assert first == {
+            "id": None,
+            "type": "error",
+            "code": ErrorCode.LINE_TOO_LONG,
+            "message": first["message"],
+        }
+        assert second["id"] == 1 and second["type"] == "hello"
+
+
+def test_the_reference_engine_refuses_a_deal_for_another_number_of_seats() -> None:
+    engine = ReferenceEngine()
+    engine.new_match("gamerules-com", {}, 2)
+    three = {"hands": [["0-0", "0-1", "0-2"], ["0-3", "0-4", "0-5"], ["0-6", "1-1", "1-2"]]}
+    with pytest.raises(EngineRefusal) as refusal:
+        engine.new_hand(three)
+    assert refusal.value.code == ErrorCode.BAD_DEAL and "2 players" in refusal.value.message
 
 
 # --------------------------------------------------------------------------- the Node.js example

@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ..actions import Action
+from ..deal import Deal
+from ..errors import DealError, NotationError, Reason
 from ..rules.catalog import Catalog, data_root, schema_problems, spec_dir
 from ..rules.errors import Problem, ProblemCode, RulesError
-from ..rules.yamldoc import Document, parse_yaml
+from ..rules.model import Rules
+from ..rules.yamldoc import Document, read_yaml_file
+from ..rules.yamldoc import Path as DocPath
+from ..safeio import size_limit
 
 SUITE_VERSION = "1.0"
 
@@ -78,11 +86,18 @@ class Case:
     match: Mapping[str, Any] | None
     file: str
     line: int | None
+    #: What is wrong with the case itself under each target (by label): a deal that
+    #: breaks the variant, an option it lacks, bad notation. Empty for a sound case.
+    broken: Mapping[str, tuple[Problem, ...]] = field(default_factory=dict)
 
     @property
     def players(self) -> int:
         """How many seats the case deals to."""
         return len(self.hands[0].deal["hands"])
+
+    def problems_for(self, target: Target) -> tuple[Problem, ...]:
+        """What is wrong with this case under ``target`` (empty when it can be run)."""
+        return self.broken.get(target.label(), ())
 
 
 def _step(raw: Mapping[str, Any]) -> Step:
@@ -135,19 +150,12 @@ def load_cases(
     cases: list[Case] = []
     problems: list[Problem] = []
     seen: dict[str, str] = {}
+    resolve = _resolver(catalog)
     for path in files:
-        try:
-            raw = path.read_bytes()
-        except OSError as error:
-            problems.append(
-                Problem(
-                    code=ProblemCode.NOT_FOUND,
-                    message=f"cannot read the file: {error.strerror or error}",
-                    file=str(path),
-                )
-            )
-            continue
-        document, found = parse_yaml(raw, str(path))
+        # safeio refuses a directory, a pipe, a device or a file over the size limit;
+        # the shipped suite is read with the default limit, whatever --max-bytes says.
+        with size_limit(None) if paths is None else contextlib.nullcontext():
+            document, found = read_yaml_file(path)
         problems.extend(found)
         if document is None:
             continue
@@ -168,33 +176,152 @@ def load_cases(
                 )
                 continue
             seen[case.id] = str(path)
-            problems.extend(_check_targets(case, item, document, index, catalog))
-            cases.append(case)
+            broken = _check_targets(case, item, document, index, resolve)
+            cases.append(dataclasses.replace(case, broken=broken) if broken else case)
     return cases, problems
 
 
+def _resolver(catalog: Catalog) -> Callable[[Target], Rules]:
+    """``catalog.resolve`` for targets, once per target: its tables are compiled once."""
+    resolved: dict[str, Rules] = {}
+
+    def resolve(target: Target) -> Rules:
+        label = target.label()
+        if label not in resolved:
+            resolved[label] = catalog.resolve(target.variant, target.options)
+        return resolved[label]
+
+    return resolve
+
+
 def _check_targets(
-    case: Case, raw: Mapping[str, Any], document: Document, index: int, catalog: Catalog
-) -> list[Problem]:
-    problems: list[Problem] = []
+    case: Case,
+    raw: Mapping[str, Any],
+    document: Document,
+    index: int,
+    resolve: Callable[[Target], Rules],
+) -> dict[str, tuple[Problem, ...]]:
+    """Check the case against each variant it applies to; the problems per target label."""
+    broken: dict[str, tuple[Problem, ...]] = {}
+    shared = _check_script(case, raw, document, index)
     for position, target in enumerate(case.applies_to):
-        path = ("cases", index, "applies_to", position)
+        found = list(shared)
+        path: DocPath = ("cases", index, "applies_to", position)
         try:
-            rules = catalog.resolve(target.variant, target.options)
+            rules = resolve(target)
         except RulesError as error:
-            problems.extend(
+            found.extend(
                 document.problem(problem.code, path, problem.message, problem.fix)
                 for problem in error.problems
             )
-            continue
-        if case.players not in rules.players:
+        else:
+            found.extend(_check_deals(case, raw, document, index, path, rules))
+        if found:
+            broken[target.label()] = tuple(found)
+    return broken
+
+
+def _hand_paths(raw: Mapping[str, Any], index: int) -> list[DocPath]:
+    if "hands" in raw:
+        return [("cases", index, "hands", number) for number in range(len(raw["hands"]))]
+    return [("cases", index)]
+
+
+def _check_deals(
+    case: Case,
+    raw: Mapping[str, Any],
+    document: Document,
+    index: int,
+    target_path: DocPath,
+    rules: Rules,
+) -> list[Problem]:
+    """Every deal of the case against the target's rules."""
+    problems: list[Problem] = []
+    if case.players not in rules.players:
+        problems.append(
+            document.problem(
+                ProblemCode.PLAYER_COUNTS,
+                target_path,
+                f"the case deals to {case.players} seats; {rules.variant} allows "
+                f"{list(rules.players)}",
+                "deal to an allowed number of seats",
+            )
+        )
+        return problems
+    for hand, path in zip(case.hands, _hand_paths(raw, index), strict=True):
+        seats = len(hand.deal["hands"])
+        if seats != case.players:
             problems.append(
                 document.problem(
-                    ProblemCode.PLAYER_COUNTS,
-                    path,
-                    f"the case deals to {case.players} seats; {target.variant} allows "
-                    f"{list(rules.players)}",
-                    "deal to an allowed number of seats",
+                    ProblemCode.BAD_DEAL,
+                    (*path, "deal", "hands"),
+                    f"this deal has {seats} seats; the case's first deal has {case.players}",
+                    "deal to the same seats in every hand of a match",
                 )
             )
+            continue
+        try:
+            Deal.from_data(dict(hand.deal), rules)
+        except DealError as error:
+            problems.append(
+                document.problem(
+                    ProblemCode.BAD_DEAL,
+                    (*path, "deal"),
+                    f"the deal breaks {rules.variant}: {error}",
+                    "fix the deal: every seat the variant's hand size, each tile of the set once",
+                )
+            )
+    return problems
+
+
+def _check_script(
+    case: Case, raw: Mapping[str, Any], document: Document, index: int
+) -> list[Problem]:
+    """The notation, seats and reason codes of every step, whatever the variant."""
+    problems: list[Problem] = []
+    reasons = {reason.value for reason in Reason}
+    for hand, path in zip(case.hands, _hand_paths(raw, index), strict=True):
+        for number, step in enumerate(hand.steps):
+            where: DocPath = (*path, "steps", number)
+            written: list[tuple[DocPath, str]] = []
+            if step.act is not None:
+                written.append(((*where, "act"), step.act))
+            for key, actions in (
+                ("legal", step.legal or ()),
+                ("includes", step.includes),
+                ("excludes", step.excludes),
+            ):
+                written.extend(((*where, key, k), action) for k, action in enumerate(actions))
+            for place, text in written:
+                try:
+                    Action.parse(text)
+                except NotationError as error:
+                    problems.append(
+                        document.problem(
+                            ProblemCode.BAD_NOTATION,
+                            place,
+                            f"{text!r} is not an action in the notation: {error}",
+                            "write actions as in spec/notation.md (6-6, 2-5@R:5, draw, pass)",
+                        )
+                    )
+            for key, seat in (("as", step.as_seat), ("to_act", step.to_act)):
+                if seat is not None and seat >= case.players:
+                    problems.append(
+                        document.problem(
+                            ProblemCode.BAD_DEAL,
+                            (*where, key),
+                            f"seat {seat} does not exist: the case deals to "
+                            f"{case.players} seats (0..{case.players - 1})",
+                            "name a seat of the deal",
+                        )
+                    )
+            if step.error is not None and step.error not in reasons:
+                problems.append(
+                    document.problem(
+                        ProblemCode.BAD_NOTATION,
+                        (*where, "error"),
+                        f"{step.error!r} is not a refusal reason code",
+                        "use a reason of spec/protocol.md: " + ", ".join(sorted(reasons)),
+                    )
+                )
     return problems

@@ -1,30 +1,95 @@
-"""`matador conform`: run the suite against an engine and report."""
+"""`matador conform`: run the suite against an engine and report, losing nothing.
+
+The output path is checked before anything runs. The JSON-lines report is
+streamed (a line per case, flushed as each ends); every report file is
+written through a temporary file and renamed into place. SIGINT and SIGTERM
+stop the run cleanly: the engine's process group is stopped, the report keeps
+every finished case and says the run was interrupted, and the exit status is
+130 or 143. The exit statuses are those of :class:`~reference_engine.exits.ExitStatus`.
+"""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
 import io
-from collections.abc import Callable
+import os
+import signal
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TextIO
 
+from ..exits import ExitStatus
 from ..rules import Catalog
+from ..safeio import AtomicFile, OutputError, check_output_path
 from .cases import Case, Target, load_cases
 from .coverage import coverage_text
-from .engine import Engine, ReferenceEngine, load_python_engine
+from .engine import Engine, EngineInfo, ReferenceEngine, load_python_engine
 from .process import ProcessEngine
-from .report import WRITERS, totals
-from .runner import Divergence, Runner, Verdict, differential, select
+from .report import WRITERS, JsonLinesReport, RunSummary, summary_line, totals
+from .runner import (
+    CaseRun,
+    Divergence,
+    EngineUnavailable,
+    Runner,
+    Verdict,
+    differential,
+    select,
+)
 
 
-def engine_factory(spec: str | None, timeout: float) -> Callable[[], Engine]:
-    """A factory for the engine named on the command line."""
+class Interrupted(KeyboardInterrupt):
+    """The run was stopped by a signal; ``signum`` says which."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+    @property
+    def name(self) -> str:
+        """The signal's name, e.g. ``SIGTERM``."""
+        return signal.Signals(self.signum).name
+
+    @property
+    def status(self) -> int:
+        """The conventional exit status: 128 + the signal number."""
+        return ExitStatus.INTERRUPTED if self.signum == signal.SIGINT else 128 + self.signum
+
+
+@contextlib.contextmanager
+def stop_on_signals() -> Iterator[None]:
+    """Within the block, SIGINT and SIGTERM raise :class:`Interrupted` (once; later ones wait)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    watched = (signal.SIGINT, signal.SIGTERM)
+
+    def handler(signum: int, frame: object) -> None:
+        # The clean-up that follows must not be cut short by a second signal.
+        for other in watched:
+            signal.signal(other, signal.SIG_IGN)
+        raise Interrupted(signum)
+
+    previous = {signum: signal.signal(signum, handler) for signum in watched}
+    try:
+        yield
+    finally:
+        for signum, action in previous.items():
+            signal.signal(signum, action)
+
+
+def engine_factory(
+    spec: str | None, timeout: float, start_timeout: float | None = None
+) -> Callable[[], Engine]:
+    """A factory for the engine named on the command line (ValueError if it names none)."""
     if spec is None:
         return ReferenceEngine
     if spec.startswith("python:"):
         return load_python_engine(spec.removeprefix("python:"))
-    return lambda: ProcessEngine(spec, timeout=timeout)
+    if not spec.strip():
+        raise ValueError("--engine is empty; give a command, or python:MODULE:FACTORY")
+    return lambda: ProcessEngine(spec, timeout=timeout, start_timeout=start_timeout)
 
 
 def _case_paths(items: list[str]) -> list[Path] | None:
@@ -33,85 +98,178 @@ def _case_paths(items: list[str]) -> list[Path] | None:
     paths: list[Path] = []
     for item in items:
         path = Path(item)
-        paths.extend(sorted(path.rglob("*.yaml")) if path.is_dir() else [path])
+        # os.path.isdir answers False for a name too long to look up, where Path.is_dir raises.
+        paths.extend(sorted(path.rglob("*.yaml")) if os.path.isdir(item) else [path])
     return paths
+
+
+@contextlib.contextmanager
+def _destination(output: str | None, stdout: TextIO, *, keep_partial: bool) -> Iterator[TextIO]:
+    """Standard output, or an atomically written file (kept when interrupted if asked)."""
+    if not output or output == "-":
+        yield stdout
+        return
+    with AtomicFile(output, keep_partial=keep_partial) as sink:
+        yield sink.stream  # type: ignore[misc]
 
 
 def conform(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Run the selected cases (and random games) and write the report; 0 when nothing failed."""
-    if args.timeout <= 0:
-        stderr.write("matador conform: --timeout must be a positive number of seconds\n")
-        return 2
+    try:
+        with stop_on_signals():
+            return _conform(args, stdout, stderr)
+    except Interrupted as stop:  # before the run started, or while it was being written up
+        stderr.write(f"matador conform: interrupted by {stop.name}\n")
+        return stop.status
+
+
+def _conform(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if args.random is not None and args.random < 1:
         stderr.write("matador conform: --random must be at least 1\n")
-        return 2
+        return ExitStatus.USAGE
+    if args.output and args.output != "-":
+        try:
+            check_output_path(args.output)
+        except OutputError as error:
+            stderr.write(f"matador conform: --output: {error}\n")
+            return ExitStatus.USAGE
     catalog = Catalog.shipped()
     cases, problems = load_cases(_case_paths(args.cases), catalog)
     if problems:
         for problem in problems:
             stderr.write(f"{problem}\n")
-        stderr.write(f"{len(problems)} problem(s) in the case files\n")
-        return 1
+        stderr.write(
+            f"{len(problems)} problem(s) in the case files: the suite is broken; "
+            "no engine was run\n"
+        )
+        return ExitStatus.BROKEN_CASE
     if args.coverage:
-        stdout.write(coverage_text(cases, catalog))
-        return 0
+        with _destination(args.output, stdout, keep_partial=False) as out:
+            out.write(coverage_text(cases, catalog))
+        return ExitStatus.OK
     unknown = [v for v in args.variant if v not in catalog.ids()]
     if unknown:
         stderr.write(
             f"matador conform: unknown variant(s) {', '.join(unknown)}; see matador list\n"
         )
-        return 2
+        return ExitStatus.USAGE
     runs = select(cases, variants=args.variant, case_globs=args.case, rules=args.rule)
     if not runs:
         stderr.write("matador conform: no case matches the selection\n")
-        return 1
+        return ExitStatus.INVALID
     try:
-        factory = engine_factory(args.engine, args.timeout)
+        factory = engine_factory(args.engine, args.timeout, args.start_timeout)
     except ValueError as error:
-        stderr.write(f"matador conform: {error}\n")
-        return 2
-    runner = Runner(factory)
-    try:
-        results = runner.run(runs)
-        divergences: list[Divergence] = []
-        errors: list[str] = []
-        compared = 0
-        if args.random:
-            targets = _random_targets(cases, args.variant, runner, catalog)
-            compared, divergences, errors = differential(
-                runner,
-                targets,
-                args.random,
-                args.seed,
-                lambda t: _players(t, cases, catalog),
-                catalog,
-            )
-    finally:
-        runner.close()
-    out: TextIO
-    sink = open(args.output, "w", encoding="utf-8") if args.output else None  # noqa: SIM115
-    with sink or contextlib.nullcontext():
-        out = sink or stdout
-        WRITERS[args.report](results, runner.info, out)
+        stderr.write(f"matador conform: --engine: {error}\n")
+        return ExitStatus.USAGE
+    runner = Runner(factory, timeout=args.timeout, known_variants=catalog.ids())
+    return _run(args, runner, runs, cases, catalog, stdout, stderr)
+
+
+def _run(
+    args: argparse.Namespace,
+    runner: Runner,
+    runs: list[tuple[Case, Target]],
+    cases: list[Case],
+    catalog: Catalog,
+    stdout: TextIO,
+    stderr: TextIO,
+) -> int:
+    streamed = args.report == "json"
+    results: list[CaseRun] = []
+    divergences: list[Divergence] = []
+    errors: list[str] = []
+    compared = 0
+    interrupted: Interrupted | None = None
+    headed = False
+    with _destination(args.output, stdout, keep_partial=True) as out:
+        stream = JsonLinesReport(out) if streamed else None
+        try:
+            try:
+                info = _greet(runner)
+                if stream is not None:
+                    stream.header(info)
+                    headed = True
+                for result in runner.each(runs):
+                    results.append(result)
+                    if stream is not None:
+                        stream.case(result)
+                if args.random and runner.unavailable is None:
+                    targets = _random_targets(args.variant, runner, catalog)
+                    compared, divergences, errors = differential(
+                        runner,
+                        targets,
+                        args.random,
+                        args.seed,
+                        lambda t: _players(t, catalog),
+                        catalog,
+                    )
+            finally:
+                # After a signal, further ones are ignored until the report is written.
+                runner.close()
+        except Interrupted as stop:
+            interrupted = stop
+            runner.close()  # again: the signal may have cut the first stop short
+        unavailable = runner.unavailable
+        summary = RunSummary(
+            planned=len(runs),
+            interrupted=interrupted.name if interrupted else None,
+            unavailable=unavailable.message if unavailable else None,
+            stderr=unavailable.stderr if unavailable else "",
+        )
+        if stream is not None:
+            if not headed:  # interrupted before the engine had greeted
+                stream.header(runner.info)
+            stream.footer(summary)
+        else:
+            WRITERS[args.report](results, runner.info, out, summary)
         if args.random:
             _write_divergences(
                 out if args.report == "table" else stderr, compared, divergences, errors
             )
+    if args.output and args.output != "-":
+        stdout.write(f"report written to {args.output}: {summary_line(results)}\n")
+    if stream is not None or args.report != "table":
+        # The table says this itself; other formats may go to a file, so say it here.
+        notes = [summary.unavailable and f"engine unavailable: {summary.unavailable}"]
+        if interrupted:
+            notes.append(f"interrupted by {interrupted.name}; the report keeps finished cases")
+        for note in filter(None, notes):
+            stderr.write(f"matador conform: {note}\n")
+    return _status(results, divergences, errors, summary, interrupted)
+
+
+def _greet(runner: Runner) -> EngineInfo | None:
+    """Start the engine before the first case, so the report's header can name it."""
+    with contextlib.suppress(EngineUnavailable):
+        runner.engine()
+    return runner.info
+
+
+def _status(
+    results: list[CaseRun],
+    divergences: list[Divergence],
+    errors: list[str],
+    summary: RunSummary,
+    interrupted: Interrupted | None,
+) -> int:
+    if interrupted is not None:
+        return interrupted.status
     count = totals(results)
-    failed = count[Verdict.FAIL] + count[Verdict.ERROR] + len(divergences) + len(errors)
-    if args.output:
-        stdout.write(
-            f"report written to {args.output}: {count[Verdict.PASS]} passed, "
-            f"{count[Verdict.FAIL]} failed, {count[Verdict.ERROR]} errored, "
-            f"{count[Verdict.SKIP]} skipped\n"
-        )
-    return 1 if failed else 0
+    if summary.unavailable:
+        return ExitStatus.ENGINE_UNAVAILABLE
+    if count[Verdict.FAIL] + count[Verdict.ERROR] + len(divergences) + len(errors):
+        return ExitStatus.INVALID
+    if count[Verdict.BROKEN]:
+        return ExitStatus.BROKEN_CASE
+    return ExitStatus.OK
 
 
-def _random_targets(
-    cases: list[Case], variants: list[str], runner: Runner, catalog: Catalog
-) -> list[Target]:
-    runner.engine()
+def _random_targets(variants: list[str], runner: Runner, catalog: Catalog) -> list[Target]:
+    try:
+        runner.engine()
+    except EngineUnavailable:
+        return []
     info = runner.info
     targets = []
     for variant in variants or catalog.ids():
@@ -121,7 +279,7 @@ def _random_targets(
     return targets
 
 
-def _players(target: Target, cases: list[Case], catalog: Catalog) -> int:
+def _players(target: Target, catalog: Catalog) -> int:
     return min(catalog.resolve(target.variant, target.options).players)
 
 

@@ -21,12 +21,18 @@ from ..hand import Hand
 from ..match import Match
 from ..record import outcome_data
 from ..rules import Catalog, RulesError
+from ..rules.vocabulary import TextEnum
+from .codes import ErrorCode
 
 PROTOCOL_VERSION = "matador-engine/1"
 
 
 class EngineRefusal(Exception):
-    """The engine declined a request (unsupported variant, bad deal, ...): a typed code."""
+    """The engine declined a request (unsupported variant, bad deal, ...): a typed code.
+
+    The reference engine's codes are :class:`~reference_engine.conformance.codes.ErrorCode`
+    members; a refusal read from another engine's reply keeps whatever code it sent.
+    """
 
     def __init__(self, code: str, message: str = "") -> None:
         self.code = code
@@ -34,8 +40,42 @@ class EngineRefusal(Exception):
         super().__init__(f"{code}: {message}" if message else code)
 
 
+class FailureKind(TextEnum):
+    """How an engine under test broke the protocol (spec/protocol.md, "What the runner reports")."""
+
+    #: The engine program could not be started, or its factory failed.
+    CANNOT_START = "cannot_start"
+    #: The handshake failed: no hello, a malformed one, another protocol version,
+    #: or no variant the suite knows.
+    HANDSHAKE = "handshake"
+    #: The engine exited or closed its output before answering.
+    EXITED = "exited"
+    #: No reply within the deadline.
+    TIMEOUT = "timeout"
+    #: A reply line longer than the protocol allows.
+    TOO_LONG = "too_long"
+    #: A reply that is not strict JSON (or not UTF-8).
+    NOT_JSON = "not_json"
+    #: A reply with another request's id.
+    WRONG_ID = "wrong_id"
+    #: JSON of the wrong shape for the request.
+    BAD_REPLY = "bad_reply"
+    #: An in-process engine raised an exception.
+    RAISED = "raised"
+
+
 class EngineFailure(Exception):
-    """The engine broke the protocol: crashed, hung, or answered nonsense."""
+    """The engine broke the protocol: crashed, hung, or answered nonsense.
+
+    ``kind`` says how (a :class:`FailureKind`); ``stderr`` holds the last lines
+    the engine wrote to its standard error, when it is a program.
+    """
+
+    def __init__(self, kind: FailureKind, message: str, *, stderr: str = "") -> None:
+        self.kind = kind
+        self.message = message
+        self.stderr = stderr
+        super().__init__(message)
 
 
 @dataclass(frozen=True)
@@ -117,20 +157,36 @@ class ReferenceEngine:
         try:
             rules = self.catalog.resolve(variant, dict(options))
         except RulesError as error:
-            raise EngineRefusal("unsupported", str(error)) from None
+            raise EngineRefusal(ErrorCode.UNSUPPORTED, str(error)) from None
         if players not in rules.players:
-            raise EngineRefusal("unsupported", f"{variant} is not played by {players}")
+            allowed = ", ".join(map(str, rules.players))
+            raise EngineRefusal(
+                ErrorCode.UNSUPPORTED, f"{variant} is played by {allowed} players, not {players}"
+            )
         self._match = Match(rules, players)
         self._hand = None
 
     def new_hand(self, deal: Mapping[str, Any]) -> None:
         match = self._need_match()
-        if self._hand is not None and self._hand.is_over:
+        if self._hand is not None:
+            if not self._hand.is_over:
+                raise EngineRefusal(
+                    ErrorCode.HAND_IN_PROGRESS, "the current hand is not over: play it out first"
+                )
             match.close_hand()
+        if match.is_over:
+            raise EngineRefusal(ErrorCode.MATCH_OVER, f"side {match.winner} has won the match")
+        data = dict(deal) if isinstance(deal, Mapping) else deal
+        hands = data.get("hands") if isinstance(data, dict) else None
+        if isinstance(hands, list) and len(hands) != match.players:
+            raise EngineRefusal(
+                ErrorCode.BAD_DEAL,
+                f"the deal has {len(hands)} hands; the match has {match.players} players",
+            )
         try:
-            self._hand = match.new_hand(Deal.from_data(dict(deal), match.rules))
+            self._hand = match.new_hand(Deal.from_data(data, match.rules))
         except (DealError, ValueError) as error:
-            raise EngineRefusal("bad_deal", str(error)) from None
+            raise EngineRefusal(ErrorCode.BAD_DEAL, str(error)) from None
 
     def legal(self) -> list[str]:
         return [str(action) for action in self._need_hand().legal_actions()]
@@ -144,10 +200,18 @@ class ReferenceEngine:
 
     def apply(self, action: str, player: int | None) -> str | None:
         hand = self._need_hand()
+        seat = isinstance(player, int) and not isinstance(player, bool)
+        if player is not None and not (seat and 0 <= player < hand.players):
+            raise EngineRefusal(
+                ErrorCode.NO_SUCH_SEAT,
+                f"player {player!r} is not a seat of this match (seats 0..{hand.players - 1})",
+            )
         try:
-            hand.apply(Action.parse(action), player)
-        except NotationError:
-            return "bad_notation"
+            parsed = Action.parse(action)
+        except NotationError as error:
+            raise EngineRefusal(ErrorCode.BAD_NOTATION, str(error)) from None
+        try:
+            hand.apply(parsed, player)
         except IllegalActionError as error:
             return error.reason.value
         return None
@@ -168,12 +232,15 @@ class ReferenceEngine:
 
     def _need_match(self) -> Match:
         if self._match is None:
-            raise EngineRefusal("no_match", "start a match first")
+            raise EngineRefusal(ErrorCode.NO_MATCH, "no match yet: start one with new_match")
         return self._match
 
     def _need_hand(self) -> Hand:
+        self._need_match()
         if self._hand is None:
-            raise EngineRefusal("no_hand", "start a hand first")
+            raise EngineRefusal(
+                ErrorCode.NO_HAND, "no hand in this match yet: start one with new_hand"
+            )
         return self._hand
 
 
@@ -183,13 +250,44 @@ EngineFactory = Callable[[], Engine]
 def load_python_engine(spec: str) -> EngineFactory:
     """``MODULE:FACTORY`` -> a factory of in-process engines."""
     module_name, _, attribute = spec.partition(":")
-    if not module_name or not attribute:
-        raise ValueError(f"{spec!r} is not MODULE:FACTORY")
+    if not module_name or not attribute or ":" in attribute:
+        raise ValueError(f"{spec!r} is not MODULE:FACTORY (e.g. python:my_engine:make_engine)")
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
         raise ValueError(f"cannot import {module_name!r}: {error}") from None
-    factory = getattr(module, attribute, None)
+    except Exception as error:  # the module's own code failed while importing
+        raise ValueError(
+            f"importing {module_name!r} failed: {type(error).__name__}: {error}"
+        ) from None
+    factory: Any = module
+    for part in attribute.split("."):
+        factory = getattr(factory, part, None)
+    if factory is None:
+        raise ValueError(f"{module_name!r} has no attribute {attribute!r}")
     if not callable(factory):
-        raise ValueError(f"{module_name!r} has no callable {attribute!r}")
+        raise ValueError(
+            f"{module_name}:{attribute} is a {type(factory).__name__}, not a callable "
+            "that makes an engine"
+        )
     return factory  # type: ignore[no-any-return]
+
+
+#: The methods every engine under test must have (the :class:`Engine` interface).
+ENGINE_METHODS = (
+    "hello",
+    "new_match",
+    "new_hand",
+    "legal",
+    "ends",
+    "to_act",
+    "apply",
+    "result",
+    "match_state",
+    "close",
+)
+
+
+def missing_methods(engine: object) -> list[str]:
+    """The :class:`Engine` methods ``engine`` lacks (empty when it has them all)."""
+    return [name for name in ENGINE_METHODS if not callable(getattr(engine, name, None))]

@@ -1,46 +1,95 @@
-"""Driving an engine program over the JSON-lines protocol, robustly.
+"""Driving an engine program over the JSON-lines protocol, with a deadline on everything.
 
-Every request waits at most ``timeout`` seconds for its one reply. An engine
-that exits, hangs, prints something that is not a JSON object, prints a line
-longer than :data:`MAX_LINE`, or answers with the wrong id raises
-:class:`EngineFailure`; the process is then killed (its whole process group),
-so the runner never hangs and never leaves a process behind.
+The engine runs in a session and process group of its own. Every request is
+written and its one reply read with a deadline (``selectors`` over the pipes,
+never a blocking ``readline``), so nothing the engine does can hang the
+runner. Reply lines are capped at :data:`MAX_LINE` bytes and only a bounded
+tail of the engine's standard error is kept, so memory stays bounded whatever
+the engine prints. An engine that exits, hangs, prints something that is not
+a JSON object of the expected shape, prints an over-long line, or answers with
+the wrong id raises :class:`EngineFailure` with a :class:`FailureKind` and the
+tail of its standard error; it is then stopped.
+
+Stopping (:meth:`ProcessEngine.stop`) signals the whole process group, so
+children that inherited the pipes go too: SIGTERM first, SIGKILL after
+:data:`GRACE` seconds for whatever is left, then the pipes are closed without
+waiting for end of file. A process that puts itself in a new session on
+purpose leaves the group and cannot be followed; its pipes are closed all the
+same, so it cannot hold the runner.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
-import queue
+import selectors
 import shlex
 import signal
 import subprocess
-import threading
-from collections import deque
+import time
 from collections.abc import Mapping
-from typing import IO, Any
+from typing import Any
 
-from .engine import PROTOCOL_VERSION, EngineFailure, EngineInfo, EngineRefusal
+from .engine import (
+    PROTOCOL_VERSION,
+    EngineFailure,
+    EngineInfo,
+    EngineRefusal,
+    FailureKind,
+)
 
-#: The longest reply line accepted, in bytes.
+#: The longest reply line accepted, in bytes (the protocol's limit).
 MAX_LINE = 1 << 20
+#: How much of the engine's standard error is kept, in bytes (the last part).
+STDERR_TAIL = 8 << 10
+#: Seconds between SIGTERM and SIGKILL when an engine is stopped.
+GRACE = 0.5
+#: The default deadline of the handshake, which includes the engine's start-up.
+START_TIMEOUT = 10.0
+#: Seconds an engine's output is still read after the engine has exited.
+AFTER_EXIT = 0.1
+
+
+def _strict_constant(name: str) -> float:
+    raise ValueError(f"{name} is not JSON")
 
 
 class ProcessEngine:
     """An engine program under test, started from a command line."""
 
-    def __init__(self, command: str, *, timeout: float = 5.0, cwd: str | None = None) -> None:
+    def __init__(
+        self,
+        command: str,
+        *,
+        timeout: float = 5.0,
+        start_timeout: float | None = None,
+        cwd: str | None = None,
+    ) -> None:
+        for name, value in (("timeout", timeout), ("start_timeout", start_timeout)):
+            if value is None and name == "start_timeout":
+                continue
+            if not (isinstance(value, (int, float)) and math.isfinite(value) and value > 0):
+                raise ValueError(f"the {name} must be a finite positive number, not {value!r}")
         self.command = command
-        self.timeout = timeout
+        self.timeout = float(timeout)
+        #: The deadline of the handshake, which includes the engine's start-up.
+        self.start_timeout = max(
+            self.timeout, START_TIMEOUT if start_timeout is None else float(start_timeout)
+        )
         self._next_id = 0
-        self._stderr: deque[str] = deque(maxlen=20)
+        self._stderr = bytearray()
+        self._stdout = bytearray()
+        self._info: EngineInfo | None = None
         try:
             argv = shlex.split(command)
         except ValueError as error:
-            raise EngineFailure(f"cannot read the engine command {command!r}: {error}") from None
+            raise EngineFailure(
+                FailureKind.CANNOT_START, f"cannot read the engine command {command!r}: {error}"
+            ) from None
         if not argv:
-            raise EngineFailure("the engine command is empty")
+            raise EngineFailure(FailureKind.CANNOT_START, "the engine command is empty")
         try:
             self._process = subprocess.Popen(
                 argv,
@@ -49,127 +98,236 @@ class ProcessEngine:
                 stderr=subprocess.PIPE,
                 cwd=cwd,
                 start_new_session=True,
+                bufsize=0,
             )
-        except OSError as error:
-            raise EngineFailure(f"cannot start {command!r}: {error.strerror or error}") from None
-        self._lines: queue.Queue[bytes | None] = queue.Queue()
-        assert self._process.stdout is not None and self._process.stderr is not None
-        threading.Thread(target=self._read, args=(self._process.stdout,), daemon=True).start()
-        threading.Thread(target=self._drain, args=(self._process.stderr,), daemon=True).start()
-        self._info: EngineInfo | None = None
+        except (OSError, ValueError) as error:
+            reason = getattr(error, "strerror", None) or str(error)
+            raise EngineFailure(
+                FailureKind.CANNOT_START, f"cannot start {command!r}: {reason}"
+            ) from None
+        assert self._process.stdin and self._process.stdout and self._process.stderr
+        self._pgid = self._process.pid
+        self._in = self._process.stdin.fileno()
+        self._out = self._process.stdout.fileno()
+        self._err = self._process.stderr.fileno()
+        for descriptor in (self._in, self._out, self._err):
+            os.set_blocking(descriptor, False)
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(self._out, selectors.EVENT_READ, "out")
+        self._selector.register(self._err, selectors.EVENT_READ, "err")
+        self._open = {"out", "err"}
+        self._stopped = False
+        self._stopping = False
 
-    # ---- plumbing
+    # ---- what the engine printed
 
-    def _read(self, stream: IO[bytes]) -> None:
-        try:
-            while True:
-                line = stream.readline(MAX_LINE + 1)
-                if not line:
-                    break
-                self._lines.put(line)
-                if len(line) > MAX_LINE:
-                    break
-        except (OSError, ValueError):
-            pass
-        self._lines.put(None)
+    @property
+    def stderr_tail(self) -> str:
+        """The last lines the engine wrote to its standard error (bounded)."""
+        text = bytes(self._stderr).decode("utf-8", errors="replace")
+        lines = [line.rstrip() for line in text.splitlines() if line.strip()]
+        return "\n".join(lines[-10:])
 
-    def _drain(self, stream: IO[bytes]) -> None:
-        with contextlib.suppress(OSError, ValueError):
-            for line in stream:
-                self._stderr.append(line.decode("utf-8", errors="replace").rstrip())
+    def _fail(self, kind: FailureKind, message: str) -> EngineFailure:
+        """Stop the engine and make the failure, with the tail of its stderr."""
+        self._drain_stderr()
+        self.stop()
+        return EngineFailure(kind, message, stderr=self.stderr_tail)
 
-    def _stderr_tail(self) -> str:
-        tail = " | ".join(list(self._stderr)[-3:])
-        return f"; stderr: {tail}" if tail else ""
+    def _keep_stderr(self, chunk: bytes) -> None:
+        self._stderr.extend(chunk)
+        if len(self._stderr) > STDERR_TAIL:
+            del self._stderr[: len(self._stderr) - STDERR_TAIL]
 
-    def _fail(self, message: str) -> EngineFailure:
-        self.kill()
-        return EngineFailure(message + self._stderr_tail())
+    def _drain_stderr(self) -> None:
+        """Read what stderr holds now, without waiting."""
+        if "err" not in self._open:
+            return
+        for _ in range(64):
+            try:
+                chunk = os.read(self._err, 65536)
+            except BlockingIOError:
+                return
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self._close_stream("err")
+                return
+            self._keep_stderr(chunk)
+
+    def _close_stream(self, name: str) -> None:
+        if name in self._open:
+            self._open.discard(name)
+            with contextlib.suppress(KeyError, ValueError, OSError):
+                self._selector.unregister(self._out if name == "out" else self._err)
+
+    # ---- one request, one reply
+
+    def _write(self, data: bytes, kind: str, deadline: float, seconds: float) -> None:
+        view = memoryview(data)
+        while view:
+            try:
+                written = os.write(self._in, view)
+            except BlockingIOError:
+                written = 0
+            except (BrokenPipeError, OSError, ValueError):
+                raise self._fail(
+                    FailureKind.EXITED, f"the engine closed its input before {kind!r}"
+                ) from None
+            view = view[written:]
+            if view:
+                if time.monotonic() > deadline:
+                    raise self._fail(
+                        FailureKind.TIMEOUT,
+                        f"the engine did not read the {kind!r} request within {seconds:g} s",
+                    )
+                self._wait_readable(min(0.01, max(0.0, deadline - time.monotonic())))
+
+    def _read_line(self, kind: str, deadline: float, seconds: float) -> bytes:
+        exited_at: float | None = None
+        while True:
+            newline = self._stdout.find(b"\n")
+            if newline >= 0:
+                if newline > MAX_LINE:
+                    raise self._fail(
+                        FailureKind.TOO_LONG,
+                        f"the reply to {kind!r} is longer than {MAX_LINE} bytes",
+                    )
+                line = bytes(self._stdout[:newline])
+                del self._stdout[: newline + 1]
+                return line
+            if len(self._stdout) > MAX_LINE:
+                raise self._fail(
+                    FailureKind.TOO_LONG, f"the reply to {kind!r} is longer than {MAX_LINE} bytes"
+                )
+            if "out" not in self._open:
+                code = self._process.poll()
+                if code is None:
+                    with contextlib.suppress(subprocess.TimeoutExpired):
+                        code = self._process.wait(timeout=min(0.2, seconds))
+                status = "closed its output" if code is None else f"exited (status {code})"
+                raise self._fail(
+                    FailureKind.EXITED, f"the engine {status} before answering {kind!r}"
+                )
+            now = time.monotonic()
+            if exited_at is None and self._process.poll() is not None:
+                # The engine is gone, though a child of it may hold its output open:
+                # take what is already written, then stop waiting.
+                exited_at = now
+            if exited_at is not None and now - exited_at > AFTER_EXIT:
+                raise self._fail(
+                    FailureKind.EXITED,
+                    f"the engine exited (status {self._process.returncode}) before answering "
+                    f"{kind!r}",
+                )
+            left = deadline - now
+            if left <= 0:
+                raise self._fail(FailureKind.TIMEOUT, f"no reply to {kind!r} within {seconds:g} s")
+            self._wait_readable(min(left, AFTER_EXIT) if exited_at is not None else min(left, 0.25))
+
+    def _wait_readable(self, seconds: float) -> None:
+        """Wait up to ``seconds`` for output on either stream and take what comes."""
+        if not self._open:
+            time.sleep(min(seconds, 0.01))
+            return
+        for key, _ in self._selector.select(seconds):
+            name = key.data
+            descriptor = self._out if name == "out" else self._err
+            try:
+                chunk = os.read(descriptor, 65536)
+            except BlockingIOError:
+                continue
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self._close_stream(name)
+            elif name == "out":
+                self._stdout.extend(chunk)
+            else:
+                self._keep_stderr(chunk)
 
     def request(self, kind: str, **fields: Any) -> dict[str, Any]:
         """Send one request and return its reply; raise on refusal or failure."""
+        if self._stopped or self._stopping:
+            raise EngineFailure(FailureKind.EXITED, "the engine has been stopped")
         self._next_id += 1
         request_id = self._next_id
-        line = json.dumps({"id": request_id, "type": kind, **fields}) + "\n"
-        stdin = self._process.stdin
+        line = json.dumps({"id": request_id, "type": kind, **fields}, allow_nan=False) + "\n"
+        seconds = self.start_timeout if kind == "hello" else self.timeout
+        deadline = time.monotonic() + seconds
+        self._write(line.encode("utf-8"), kind, deadline, seconds)
+        raw = self._read_line(kind, deadline, seconds)
         try:
-            assert stdin is not None
-            stdin.write(line.encode("utf-8"))
-            stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
-            raise self._fail(f"the engine closed its input before {kind!r}") from None
-        try:
-            raw = self._lines.get(timeout=self.timeout)
-        except queue.Empty:
-            raise self._fail(f"no reply to {kind!r} within {self.timeout:g} s") from None
-        if raw is None:
-            code = self._process.poll()
-            raise self._fail(f"the engine exited (status {code}) before answering {kind!r}")
-        if len(raw) > MAX_LINE:
-            raise self._fail(f"the reply to {kind!r} is longer than {MAX_LINE} bytes")
-        try:
-            reply = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError):
+            reply = json.loads(raw.decode("utf-8"), parse_constant=_strict_constant)
+        except (UnicodeDecodeError, ValueError, RecursionError):
             shown = raw[:80].decode("utf-8", errors="replace").strip()
-            raise self._fail(f"the reply to {kind!r} is not JSON: {shown!r}") from None
-        if not isinstance(reply, dict):
-            raise self._fail(f"the reply to {kind!r} is not a JSON object")
-        if reply.get("id") != request_id:
             raise self._fail(
-                f"reply out of order: expected id {request_id}, got {reply.get('id')!r}"
+                FailureKind.NOT_JSON, f"the reply to {kind!r} is not JSON: {shown!r}"
+            ) from None
+        if not isinstance(reply, dict):
+            raise self._fail(FailureKind.BAD_REPLY, f"the reply to {kind!r} is not a JSON object")
+        reply_id = reply.get("id")
+        if type(reply_id) is not int or reply_id != request_id:  # not a bool, not 1.0
+            raise self._fail(
+                FailureKind.WRONG_ID,
+                f"reply out of order: expected id {request_id}, got {_short(reply_id)}",
             )
         if reply.get("type") == "error":
-            raise EngineRefusal(str(reply.get("code", "error")), str(reply.get("message", "")))
+            code, message = reply.get("code"), reply.get("message", "")
+            if not isinstance(code, str):
+                raise self._fail(
+                    FailureKind.BAD_REPLY, f"an error reply to {kind!r} without a string code"
+                )
+            raise EngineRefusal(code, str(message)[:500])
         return reply
 
-    def _expect(
-        self, reply: Mapping[str, Any], kind: str, key: str, types: type | tuple[type, ...]
-    ) -> Any:
-        if reply.get("type") != kind or not isinstance(reply.get(key), types):
-            raise self._fail(f"expected a {kind!r} reply with {key!r}, got {reply!r:.200}")
-        return reply[key]
+    def _shape(self, reply: Mapping[str, Any], kind: str, what: str) -> EngineFailure:
+        return self._fail(
+            FailureKind.BAD_REPLY, f"expected a {kind!r} reply with {what}, got {_short(reply)}"
+        )
 
     # ---- the Engine interface
 
     def hello(self) -> EngineInfo:
         if self._info is None:
             reply = self.request("hello", protocol=PROTOCOL_VERSION)
-            if reply.get("type") != "hello" or not isinstance(reply.get("name"), str):
-                raise self._fail(f"not a hello reply: {reply!r:.200}")
-            variants = reply.get("variants")
-            if variants is not None and not isinstance(variants, dict):
-                raise self._fail("hello.variants must be an object or null")
-            self._info = EngineInfo(
-                name=reply["name"],
-                version=str(reply.get("version", "")),
-                protocol=str(reply.get("protocol", "")),
-                variants=variants,
-            )
+            self._info = info_from_hello(reply, self._fail)
         return self._info
 
     def new_match(self, variant: str, options: Mapping[str, str], players: int) -> None:
-        self.request("new_match", variant=variant, options=dict(options), players=players)
+        reply = self.request("new_match", variant=variant, options=dict(options), players=players)
+        if reply.get("type") != "ok":
+            raise self._shape(reply, "ok", "type 'ok'")
 
     def new_hand(self, deal: Mapping[str, Any]) -> None:
-        self.request("new_hand", deal=dict(deal))
+        reply = self.request("new_hand", deal=dict(deal))
+        if reply.get("type") != "ok":
+            raise self._shape(reply, "ok", "type 'ok'")
+
+    def _strings(self, kind: str, key: str) -> list[str]:
+        reply = self.request(kind)
+        items = reply.get(key)
+        if (
+            reply.get("type") != kind
+            or not isinstance(items, list)
+            or not all(isinstance(item, str) for item in items)
+        ):
+            raise self._shape(reply, kind, f"{key!r} as a list of strings")
+        return list(items)
 
     def legal(self) -> list[str]:
-        actions = self._expect(self.request("legal"), "legal", "actions", list)
-        if not all(isinstance(a, str) for a in actions):
-            raise self._fail("legal actions must be strings")
-        return list(actions)
+        return self._strings("legal", "actions")
 
     def ends(self) -> list[str]:
-        ends = self._expect(self.request("ends"), "ends", "ends", list)
-        if not all(isinstance(e, str) for e in ends):
-            raise self._fail("ends must be strings")
-        return list(ends)
+        return self._strings("ends", "ends")
 
     def to_act(self) -> int | None:
         reply = self.request("to_act")
         seat = reply.get("seat")
-        if reply.get("type") != "to_act" or not (seat is None or isinstance(seat, int)):
-            raise self._fail(f"not a to_act reply: {reply!r:.200}")
+        if reply.get("type") != "to_act" or not (
+            seat is None or (isinstance(seat, int) and not isinstance(seat, bool))
+        ):
+            raise self._shape(reply, "to_act", "'seat' as a seat number or null")
         return seat
 
     def apply(self, action: str, player: int | None) -> str | None:
@@ -178,37 +336,113 @@ class ProcessEngine:
             return None
         if reply.get("type") == "refused" and isinstance(reply.get("reason"), str):
             return str(reply["reason"])
-        raise self._fail(f"not an applied or refused reply: {reply!r:.200}")
+        raise self._shape(reply, "applied' or 'refused", "a string 'reason' when refused")
 
     def result(self) -> Mapping[str, Any] | None:
         reply = self.request("result")
-        if reply.get("type") != "result" or not (
-            reply.get("result") is None or isinstance(reply.get("result"), dict)
-        ):
-            raise self._fail(f"not a result reply: {reply!r:.200}")
-        return reply["result"]  # type: ignore[no-any-return]
+        result = reply.get("result")
+        if reply.get("type") != "result" or not (result is None or isinstance(result, dict)):
+            raise self._shape(reply, "result", "'result' as an object or null")
+        return result
 
     def match_state(self) -> Mapping[str, Any]:
         reply = self.request("match")
         if reply.get("type") != "match":
-            raise self._fail(f"not a match reply: {reply!r:.200}")
+            raise self._shape(reply, "match", "scores, hands_won and winner")
         return {key: reply.get(key) for key in ("scores", "hands_won", "winner")}
 
     def close(self) -> None:
-        if self._process.poll() is None:
+        """Say goodbye (briefly), then stop the engine's whole process group."""
+        if not (self._stopped or self._stopping) and self._process.poll() is None:
+            self.timeout = min(self.timeout, 1.0)
             with contextlib.suppress(EngineFailure, EngineRefusal):
-                self.timeout = min(self.timeout, 1.0)
                 self.request("quit")
-        self.kill()
+        self.stop()
 
     def kill(self) -> None:
-        """Stop the engine process and its children, at once."""
-        if self._process.poll() is None:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self._process.pid, signal.SIGKILL)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self._process.wait(timeout=5)
+        """Stop the engine at once (kept for callers of the first release)."""
+        self.stop()
+
+    def stop(self) -> None:
+        """Stop the engine and every process of its group: TERM, then KILL; close the pipes."""
+        if self._stopped:
+            return
+        self._stopping = True
+        stop_group(self._pgid, self._process)
+        with contextlib.suppress(OSError, ValueError):
+            self._selector.close()
         for stream in (self._process.stdin, self._process.stdout, self._process.stderr):
             if stream is not None:
-                with contextlib.suppress(OSError):
+                with contextlib.suppress(OSError, ValueError):
                     stream.close()
+        self._stopped = True
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def stop_group(pgid: int, leader: subprocess.Popen[bytes], grace: float = GRACE) -> None:
+    """Stop a process group: SIGTERM, up to ``grace`` seconds, then SIGKILL; reap the leader."""
+    if _group_alive(pgid):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pgid, signal.SIGTERM)
+        deadline = time.monotonic() + grace
+        while time.monotonic() < deadline:
+            leader.poll()
+            if not _group_alive(pgid):
+                break
+            time.sleep(0.01)
+        if _group_alive(pgid):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(pgid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        leader.wait(timeout=5)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def info_from_hello(reply: Mapping[str, Any], fail: Any) -> EngineInfo:
+    """Check a hello reply's shape and make the :class:`EngineInfo` (``fail`` makes the error)."""
+    if reply.get("type") != "hello":
+        raise fail(FailureKind.HANDSHAKE, f"the handshake reply is not a hello: {_short(reply)}")
+    name, version, protocol = reply.get("name"), reply.get("version", ""), reply.get("protocol")
+    if not isinstance(name, str) or not name.strip():
+        raise fail(FailureKind.HANDSHAKE, "the hello reply has no name (a string)")
+    if not isinstance(version, (str, int, float)) or isinstance(version, bool):
+        raise fail(FailureKind.HANDSHAKE, "the hello reply's version must be a string")
+    if not isinstance(protocol, str):
+        raise fail(
+            FailureKind.HANDSHAKE,
+            f"the hello reply does not name its protocol version (expected {PROTOCOL_VERSION!r})",
+        )
+    variants = reply.get("variants")
+    if variants is not None:
+        problem = declared_variants_problem(variants)
+        if problem:
+            raise fail(FailureKind.HANDSHAKE, f"hello.variants: {problem}")
+    return EngineInfo(
+        name=name[:200], version=str(version)[:100], protocol=protocol[:100], variants=variants
+    )
+
+
+def declared_variants_problem(variants: Any) -> str | None:
+    """What is wrong with a declared ``variants`` value (None when it is well formed)."""
+    if not isinstance(variants, dict):
+        return "must be null or an object of variant id -> {option: [values]}"
+    for variant, options in variants.items():
+        if not isinstance(options, dict):
+            return f"{_short(variant)} must map to an object of option -> [values]"
+        for option, values in options.items():
+            if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+                return f"{variant}.{option} must be a list of option values (strings)"
+    return None

@@ -1,10 +1,20 @@
-"""Compliance reports: a terminal table, JSON lines, JUnit XML, and Markdown."""
+"""Compliance reports: a terminal table, JSON lines (streamed), JUnit XML, and Markdown.
+
+Every writer takes the case runs, the engine's handshake and a
+:class:`RunSummary` (was the run complete? was the engine unavailable?). The
+JSON-lines report can also be streamed with :class:`JsonLinesReport`: the
+header first, then one line per case as each ends (flushed), then the footer,
+so an interrupted run keeps every finished case. Nothing written contains
+NaN or Infinity.
+"""
 
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, TextIO
 from xml.etree import ElementTree
 
@@ -12,7 +22,45 @@ from .cases import SUITE_VERSION
 from .engine import PROTOCOL_VERSION, EngineInfo
 from .runner import CaseRun, Verdict
 
-VERDICTS = (Verdict.PASS, Verdict.FAIL, Verdict.ERROR, Verdict.SKIP)
+VERDICTS = (
+    Verdict.PASS,
+    Verdict.FAIL,
+    Verdict.ERROR,
+    Verdict.SKIP,
+    Verdict.BROKEN,
+    Verdict.NOT_RUN,
+)
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """What a report says about the run as a whole, beyond its case verdicts."""
+
+    #: How many case runs were selected (more than were run when interrupted).
+    planned: int | None = None
+    #: The signal that interrupted the run (``SIGINT``, ``SIGTERM``), if one did.
+    interrupted: str | None = None
+    #: Why the engine is unavailable, if it is; said once, not per case.
+    unavailable: str | None = None
+    #: The tail of the unavailable engine's standard error.
+    stderr: str = ""
+
+    @property
+    def complete(self) -> bool:
+        """Whether every selected case was run to a verdict."""
+        return self.interrupted is None
+
+
+#: Characters XML 1.0 cannot carry (an engine's messages and stderr may hold any).
+_NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _xml(text: str) -> str:
+    return _NOT_XML.sub("\ufffd", text)
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, default=str, allow_nan=False, ensure_ascii=False)
 
 
 def tally(runs: Sequence[CaseRun]) -> dict[str, Counter[Verdict]]:
@@ -57,23 +105,55 @@ def failure_text(run: CaseRun) -> str:
         lines.extend(_diff(run.expected, run.actual))
     if run.history:
         lines.append("  history: " + " ".join(run.history))
+    if run.stderr:
+        lines.append("  engine stderr (last lines):")
+        lines.extend("    " + line for line in run.stderr.splitlines())
     return "\n".join(lines)
 
 
-def write_table(runs: Sequence[CaseRun], info: EngineInfo | None, stream: TextIO) -> None:
+def summary_text(summary: RunSummary | None, runs: Sequence[CaseRun]) -> str:
+    """The run-level notes: an unavailable engine (once), an interruption."""
+    if summary is None:
+        return ""
+    lines = []
+    if summary.unavailable:
+        not_run = sum(1 for run in runs if run.verdict is Verdict.NOT_RUN)
+        lines.append(f"ENGINE UNAVAILABLE: {summary.unavailable}")
+        if summary.stderr:
+            lines.append("  engine stderr (last lines):")
+            lines.extend("    " + line for line in summary.stderr.splitlines())
+        lines.append(f"  {not_run} case run(s) not run")
+    if summary.interrupted:
+        planned = f" of {summary.planned}" if summary.planned is not None else ""
+        lines.append(
+            f"INTERRUPTED by {summary.interrupted} after {len(runs)}{planned} case run(s); "
+            "the report holds the finished ones"
+        )
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def write_table(
+    runs: Sequence[CaseRun],
+    info: EngineInfo | None,
+    stream: TextIO,
+    summary: RunSummary | None = None,
+) -> None:
     """The compliance table (variant x verdict) for a terminal, failures first."""
     from rich.console import Console
     from rich.table import Table
 
     for run in runs:
-        if run.verdict in (Verdict.FAIL, Verdict.ERROR):
+        if run.verdict in (Verdict.FAIL, Verdict.ERROR, Verdict.BROKEN):
             stream.write(failure_text(run) + "\n\n")
-    console = Console(file=stream, width=100, no_color=not stream.isatty())
+    notes = summary_text(summary, runs)
+    if notes:
+        stream.write(notes + "\n")
+    console = Console(file=stream, width=80, no_color=not stream.isatty())
     title = f"Matador conformance: {info.name} {info.version}" if info else "Matador conformance"
     table = Table(title=title)
     table.add_column("variant")
     for verdict in VERDICTS:
-        table.add_column(verdict.value, justify="right")
+        table.add_column(verdict.value.replace("_", " "), justify="right")
     for variant, counts in tally(runs).items():
         table.add_row(variant, *(str(counts[v]) for v in VERDICTS))
     total = totals(runs)
@@ -84,45 +164,108 @@ def write_table(runs: Sequence[CaseRun], info: EngineInfo | None, stream: TextIO
 
 def _summary(runs: Sequence[CaseRun]) -> str:
     total = totals(runs)
-    return (
+    text = (
         f"{total[Verdict.PASS]} passed, {total[Verdict.FAIL]} failed, "
         f"{total[Verdict.ERROR]} errored, {total[Verdict.SKIP]} skipped"
     )
+    if total[Verdict.BROKEN]:
+        text += f", {total[Verdict.BROKEN]} broken"
+    if total[Verdict.NOT_RUN]:
+        text += f", {total[Verdict.NOT_RUN]} not run"
+    return text
 
 
-def write_json(runs: Sequence[CaseRun], info: EngineInfo | None, stream: TextIO) -> None:
+def summary_line(runs: Sequence[CaseRun]) -> str:
+    """The one-line count of verdicts: ``N passed, N failed, ...``."""
+    return _summary(runs)
+
+
+class JsonLinesReport:
+    """The JSON-lines report, written as the run goes: header, one line per case, footer."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.counts: Counter[Verdict] = Counter()
+
+    def _line(self, data: Any) -> None:
+        self.stream.write(_dumps(data) + "\n")
+        self.stream.flush()
+
+    def header(self, info: EngineInfo | None) -> None:
+        """The first line: suite and protocol versions, and the engine's handshake."""
+        self._line(
+            {
+                "type": "header",
+                "suite_version": SUITE_VERSION,
+                "protocol": PROTOCOL_VERSION,
+                "engine": None
+                if info is None
+                else {"name": info.name, "version": info.version, "protocol": info.protocol},
+            }
+        )
+
+    def case(self, run: CaseRun) -> None:
+        """One finished case run."""
+        self.counts[run.verdict] += 1
+        self._line(
+            {
+                "type": "case",
+                "case": run.case,
+                "variant": run.variant,
+                "options": dict(run.target.options),
+                "verdict": run.verdict.value,
+                "message": run.message,
+                "hand": run.hand,
+                "step": run.step,
+                "expected": run.expected,
+                "actual": run.actual,
+                "history": run.history,
+                "failure": None if run.failure is None else run.failure.value,
+                "stderr": run.stderr,
+                "seconds": round(run.seconds, 4),
+            }
+        )
+
+    def footer(self, summary: RunSummary | None = None) -> None:
+        """The last line: the verdict counts and whether the run was complete."""
+        summary = summary or RunSummary()
+        self._line(
+            {
+                "type": "footer",
+                **{v.value: self.counts[v] for v in VERDICTS},
+                "complete": summary.complete,
+                "interrupted": summary.interrupted,
+                "engine_unavailable": summary.unavailable,
+                "engine_stderr": summary.stderr,
+            }
+        )
+
+
+def write_json(
+    runs: Sequence[CaseRun],
+    info: EngineInfo | None,
+    stream: TextIO,
+    summary: RunSummary | None = None,
+) -> None:
     """JSON lines: a header, one line per case run, a footer."""
-    header = {
-        "type": "header",
-        "suite_version": SUITE_VERSION,
-        "protocol": PROTOCOL_VERSION,
-        "engine": None
-        if info is None
-        else {"name": info.name, "version": info.version, "protocol": info.protocol},
-    }
-    stream.write(json.dumps(header) + "\n")
+    report = JsonLinesReport(stream)
+    report.header(info)
     for run in runs:
-        line = {
-            "type": "case",
-            "case": run.case,
-            "variant": run.variant,
-            "options": dict(run.target.options),
-            "verdict": run.verdict.value,
-            "message": run.message,
-            "hand": run.hand,
-            "step": run.step,
-            "expected": run.expected,
-            "actual": run.actual,
-            "history": run.history,
-            "seconds": round(run.seconds, 4),
-        }
-        stream.write(json.dumps(line, default=str) + "\n")
-    total = totals(runs)
-    stream.write(json.dumps({"type": "footer", **{v.value: total[v] for v in VERDICTS}}) + "\n")
+        report.case(run)
+    report.footer(summary)
 
 
-def write_junit(runs: Sequence[CaseRun], info: EngineInfo | None, stream: TextIO) -> None:
-    """JUnit XML, one test case per case run, grouped by variant."""
+def write_junit(
+    runs: Sequence[CaseRun],
+    info: EngineInfo | None,
+    stream: TextIO,
+    summary: RunSummary | None = None,
+) -> None:
+    """JUnit XML, one test case per case run, grouped by variant.
+
+    A broken case and a case not run (the engine unavailable) are errors with
+    their own ``type``: neither is a pass.
+    """
     suites = ElementTree.Element("testsuites", name="matador-conformance")
     for variant in tally(runs):
         chosen = [run for run in runs if run.variant == variant]
@@ -133,7 +276,7 @@ def write_junit(runs: Sequence[CaseRun], info: EngineInfo | None, stream: TextIO
             name=variant,
             tests=str(len(chosen)),
             failures=str(counts[Verdict.FAIL]),
-            errors=str(counts[Verdict.ERROR]),
+            errors=str(counts[Verdict.ERROR] + counts[Verdict.BROKEN] + counts[Verdict.NOT_RUN]),
             skipped=str(counts[Verdict.SKIP]),
         )
         for run in chosen:
@@ -145,21 +288,32 @@ def write_junit(runs: Sequence[CaseRun], info: EngineInfo | None, stream: TextIO
                 time=f"{run.seconds:.4f}",
             )
             if run.verdict is Verdict.FAIL:
-                ElementTree.SubElement(case, "failure", message=run.message).text = failure_text(
-                    run
+                ElementTree.SubElement(case, "failure", message=_xml(run.message)).text = _xml(
+                    failure_text(run)
                 )
-            elif run.verdict is Verdict.ERROR:
-                ElementTree.SubElement(case, "error", message=run.message).text = failure_text(run)
+            elif run.verdict in (Verdict.ERROR, Verdict.BROKEN, Verdict.NOT_RUN):
+                ElementTree.SubElement(
+                    case, "error", message=_xml(run.message), type=run.verdict.value
+                ).text = _xml(failure_text(run))
             elif run.verdict is Verdict.SKIP:
-                ElementTree.SubElement(case, "skipped", message=run.message)
+                ElementTree.SubElement(case, "skipped", message=_xml(run.message))
     stream.write(ElementTree.tostring(suites, encoding="unicode") + "\n")
 
 
-def write_markdown(runs: Sequence[CaseRun], info: EngineInfo | None, stream: TextIO) -> None:
+def write_markdown(
+    runs: Sequence[CaseRun],
+    info: EngineInfo | None,
+    stream: TextIO,
+    summary: RunSummary | None = None,
+) -> None:
     """A Markdown table for a README badge section."""
     name = f"{info.name} {info.version}" if info else "engine"
     stream.write(f"Matador conformance of **{name}** (suite {SUITE_VERSION})\n\n")
-    stream.write("| variant | pass | fail | error | skip |\n|---|---:|---:|---:|---:|\n")
+    notes = summary_text(summary, runs)
+    if notes:
+        stream.write("".join(f"> {line}\n" for line in notes.splitlines()) + "\n")
+    header = " | ".join(v.value.replace("_", " ") for v in VERDICTS)
+    stream.write(f"| variant | {header} |\n|---|" + "---:|" * len(VERDICTS) + "\n")
     for variant, counts in tally(runs).items():
         stream.write(f"| {variant} | " + " | ".join(str(counts[v]) for v in VERDICTS) + " |\n")
     total = totals(runs)

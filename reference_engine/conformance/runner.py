@@ -1,11 +1,25 @@
 """Running conformance cases (and random differential games) against any engine.
 
 The runner owns the expectations; the engine only answers requests. Each case
-runs once per variant it applies to. A case passes when every expectation
-holds, fails when one does not (the first is reported, with the action history
-that led there), errors when the engine breaks the protocol or raises (the
-engine is then restarted and the run goes on), and is skipped when the engine
-does not declare the variant or option values.
+runs once per variant it applies to, with one of these verdicts:
+
+- ``pass``: every expectation held;
+- ``fail``: an expectation did not hold (the first is reported, with the
+  action history that led there);
+- ``error``: the engine broke the protocol or raised; it is stopped and a
+  fresh one is started for the next case;
+- ``skip``: the engine does not declare the variant or option values;
+- ``broken``: the case itself breaks its variant (a deal that does not fit, an
+  option the variant lacks, bad notation); the engine is never asked;
+- ``not_run``: the engine is unavailable: it could not be started, failed its
+  handshake, or failed :data:`MAX_CONSECUTIVE_FAILURES` times in a row, and
+  the runner stopped restarting it.
+
+The engine is started lazily and greeted once; the handshake is checked
+(protocol version, the shape of what it declares, at least one variant the
+suite knows). In-process engines are wrapped in
+:class:`~reference_engine.conformance.inprocess.GuardedEngine`, so they are
+held to the same deadlines and shapes as programs.
 """
 
 from __future__ import annotations
@@ -14,7 +28,7 @@ import contextlib
 import fnmatch
 import random
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +38,21 @@ from ..errors import NotationError
 from ..rules import Catalog
 from ..rules.vocabulary import TextEnum
 from .cases import Case, ScriptedHand, Step, Target
-from .engine import Engine, EngineFailure, EngineInfo, EngineRefusal, ReferenceEngine
+from .engine import (
+    PROTOCOL_VERSION,
+    Engine,
+    EngineFailure,
+    EngineInfo,
+    EngineRefusal,
+    FailureKind,
+    ReferenceEngine,
+)
+from .inprocess import GuardedEngine
+from .process import ProcessEngine
+
+#: After this many engine failures in a row (errored cases or failed starts),
+#: the runner stops restarting the engine and marks the remaining cases not run.
+MAX_CONSECUTIVE_FAILURES = 3
 
 
 class Verdict(TextEnum):
@@ -34,6 +62,8 @@ class Verdict(TextEnum):
     FAIL = "fail"
     ERROR = "error"
     SKIP = "skip"
+    BROKEN = "broken"
+    NOT_RUN = "not_run"
 
 
 @dataclass
@@ -52,11 +82,24 @@ class CaseRun:
     actual: Any = None
     history: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    #: How the engine broke the protocol, for an ``error`` verdict.
+    failure: FailureKind | None = None
+    #: The last lines of the engine's standard error, when it misbehaved.
+    stderr: str = ""
 
     @property
     def variant(self) -> str:
         """The variant id the case ran under."""
         return self.target.variant
+
+
+class EngineUnavailable(Exception):
+    """The engine cannot be judged: it does not start, fails its handshake, or keeps dying."""
+
+    def __init__(self, message: str, *, stderr: str = "") -> None:
+        self.message = message
+        self.stderr = stderr
+        super().__init__(message)
 
 
 class _Mismatch(Exception):
@@ -108,39 +151,137 @@ def select(
 
 
 class Runner:
-    """Runs cases against engines made by ``factory``, restarting one that breaks."""
+    """Runs cases against engines made by ``factory``, restarting one that breaks.
 
-    def __init__(self, factory: Callable[[], Engine]) -> None:
+    ``timeout`` bounds every call of an in-process engine (programs bound their
+    own requests); ``known_variants`` are the variant ids the suite has, against
+    which the handshake's declarations are checked.
+    """
+
+    def __init__(
+        self,
+        factory: Callable[[], Engine],
+        *,
+        timeout: float | None = None,
+        known_variants: Collection[str] | None = None,
+        max_failures: int = MAX_CONSECUTIVE_FAILURES,
+    ) -> None:
         self.factory = factory
+        self.timeout = timeout
+        self.known_variants = known_variants
+        self.max_failures = max_failures
         self._engine: Engine | None = None
         self.info: EngineInfo | None = None
         self.restarts = 0
+        self.starts = 0
+        self.failures_in_a_row = 0
+        #: Why the engine is unavailable, once it is (the remaining cases are not run).
+        self.unavailable: EngineUnavailable | None = None
+        #: The last failure, for the message that gives up on the engine.
+        self.last_failure: EngineFailure | None = None
+
+    # ---- the engine's life
 
     def engine(self) -> Engine:
-        """The live engine, started (and greeted) if need be."""
+        """The live engine, started (and greeted) if need be; EngineUnavailable if it cannot be."""
+        if self.unavailable is not None:
+            raise self.unavailable
         if self._engine is None:
-            self._engine = self.factory()
-            self.info = self._engine.hello()
+            self._engine = self._start()
         return self._engine
+
+    def _start(self) -> Engine:
+        self.starts += 1
+        engine: Engine | None = None
+        try:
+            guarded = GuardedEngine(self.factory, timeout=self.timeout)
+            inner = guarded.engine
+            engine = inner if isinstance(inner, ProcessEngine) else guarded
+            info = engine.hello()
+            self._check_handshake(info)
+        except EngineRefusal as refusal:
+            self._discard(engine)
+            detail = f" ({refusal.message})" if refusal.message else ""
+            raise self._give_up(
+                f"the engine refused the handshake with {refusal.code!r}{detail}; "
+                f"the runner speaks {PROTOCOL_VERSION}"
+            ) from None
+        except EngineFailure as failure:
+            # An engine that cannot get through its handshake will not get
+            # further on a second try: give up at once and say it once.
+            self._discard(engine)
+            stage = "did not start" if failure.kind is FailureKind.CANNOT_START else "failed"
+            message = failure.message
+            if failure.kind not in (FailureKind.CANNOT_START, FailureKind.HANDSHAKE):
+                message = f"the handshake failed: {message}"
+            raise self._give_up(
+                message if stage == "failed" else f"the engine {stage}: {message}",
+                failure.stderr,
+            ) from None
+        self.info = info
+        return engine
+
+    def _check_handshake(self, info: EngineInfo) -> None:
+        if info.protocol != PROTOCOL_VERSION:
+            raise EngineFailure(
+                FailureKind.HANDSHAKE,
+                f"the engine speaks protocol {info.protocol!r}; the runner speaks "
+                f"{PROTOCOL_VERSION!r}",
+            )
+        if info.variants is None or self.known_variants is None:
+            return
+        known = [variant for variant in info.variants if variant in self.known_variants]
+        if not known:
+            declared = ", ".join(sorted(map(str, info.variants))[:10]) or "nothing"
+            raise EngineFailure(
+                FailureKind.HANDSHAKE,
+                f"the engine declares no variant the suite knows (it declares: {declared}); "
+                "see matador list",
+            )
+
+    def _discard(self, engine: Engine | None) -> None:
+        if engine is not None:
+            # A broken engine may fail to close; it is thrown away either way.
+            with contextlib.suppress(Exception):
+                engine.close()
+
+    def _give_up(self, message: str, stderr: str = "") -> EngineUnavailable:
+        self.unavailable = EngineUnavailable(message, stderr=stderr)
+        return self.unavailable
+
+    def count_failure(self, failure: EngineFailure) -> None:
+        """Count one more engine failure in a row; give up on the engine at the limit."""
+        self.failures_in_a_row += 1
+        self.last_failure = failure
+        if self.failures_in_a_row >= self.max_failures:
+            self._give_up(
+                f"the engine failed {self.failures_in_a_row} times in a row; the runner "
+                f"stopped restarting it. Last failure: {failure.message}",
+                failure.stderr,
+            )
 
     def restart(self) -> None:
         """Throw the current engine away; the next request starts a new one."""
-        if self._engine is not None:
-            # A broken engine may fail to close; it is thrown away either way.
-            with contextlib.suppress(Exception):
-                self._engine.close()
+        self._discard(self._engine)
         self._engine = None
         self.restarts += 1
 
     def close(self) -> None:
         """Stop the engine."""
         if self._engine is not None:
-            self._engine.close()
+            self._discard(self._engine)
             self._engine = None
+
+    # ---- cases
 
     def run(self, runs: Iterable[tuple[Case, Target]]) -> list[CaseRun]:
         """Run every (case, variant) pair."""
-        return [self.run_case(case, target) for case, target in runs]
+        return list(self.each(runs))
+
+    def each(self, runs: Iterable[tuple[Case, Target]]) -> Iterator[CaseRun]:
+        """Run the pairs one by one, yielding each verdict as soon as it is known."""
+        for case, target in runs:
+            yield self.run_case(case, target)
 
     def run_case(self, case: Case, target: Target) -> CaseRun:
         """Run one case under one variant."""
@@ -148,11 +289,16 @@ class Runner:
         run = CaseRun(
             case=case.id, target=target, verdict=Verdict.PASS, file=case.file, line=case.line
         )
+        broken = case.problems_for(target)
+        if broken:
+            run.verdict = Verdict.BROKEN
+            run.message = "the case is broken, not the engine: " + "; ".join(map(str, broken))
+            return run
         try:
             engine = self.engine()
-        except (EngineFailure, EngineRefusal, OSError) as error:
-            run.verdict, run.message = Verdict.ERROR, f"the engine did not start: {error}"
-            self.restart()
+        except EngineUnavailable as unavailable:
+            run.verdict, run.message = Verdict.NOT_RUN, f"not run: {unavailable.message}"
+            run.stderr = unavailable.stderr
             return run
         assert self.info is not None
         unsupported = self.info.supports(target.variant, target.options)
@@ -171,14 +317,15 @@ class Runner:
         except _Skip as skip:
             run.verdict, run.message = Verdict.SKIP, str(skip)
         except EngineFailure as failure:
-            run.verdict, run.message = Verdict.ERROR, str(failure)
+            run.verdict, run.failure = Verdict.ERROR, failure.kind
+            run.message, run.stderr = failure.message, failure.stderr
+            self.count_failure(failure)
             self.restart()
         except EngineRefusal as refusal:
             run.verdict = Verdict.FAIL
             run.message = f"the engine refused a valid request: {refusal}"
-        except Exception as error:
-            run.verdict, run.message = Verdict.ERROR, f"the engine raised {error!r}"
-            self.restart()
+        if run.verdict is not Verdict.ERROR:
+            self.failures_in_a_row = 0
         run.seconds = time.perf_counter() - started
         return run
 
@@ -285,7 +432,9 @@ def differential(
     """
     catalog = catalog or Catalog.shipped()
     rng = random.Random(seed)
-    compared, found, errors = 0, [], []
+    compared = 0
+    found: list[Divergence] = []
+    errors: list[str] = []
     for target in targets:
         rules = catalog.resolve(target.variant, target.options)
         players = players_for(target)
@@ -300,10 +449,18 @@ def differential(
                 engine.new_match(target.variant, target.options, players)
                 engine.new_hand(deal.to_data())
                 divergence = _compare_game(engine, reference, rng, target, deal)
-            except (EngineFailure, EngineRefusal) as error:
-                errors.append(f"{target.label()}: {error}")
+            except EngineUnavailable as unavailable:
+                errors.append(f"{target.label()}: not run: {unavailable.message}")
+                return compared, found, errors
+            except EngineFailure as failure:
+                errors.append(f"{target.label()}: {failure.message}")
+                runner.count_failure(failure)
                 runner.restart()
                 break
+            except EngineRefusal as refusal:
+                errors.append(f"{target.label()}: the engine refused a valid request: {refusal}")
+                break
+            runner.failures_in_a_row = 0
             compared += 1
             if divergence and (shortest is None or len(divergence.history) < len(shortest.history)):
                 shortest = divergence

@@ -1,0 +1,414 @@
+"""`matador conform` against engines built to break it: it always finishes, says what is wrong,
+exits non-zero, leaves no process behind and loses nothing.
+
+Each test runs the real command in a subprocess (tests/hostile/harness.py checks the hang,
+the traceback and the leftover processes); the engines are tests/hostile/fake_engine.py.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from reference_engine.exits import ExitStatus
+
+from .harness import HERE, Signal, fake_engine, run_matador
+
+CASES = Path(__file__).resolve().parents[2] / "conformance" / "cases"
+#: Two case runs (gamerules-com and britannica-1911), from one small file.
+TWO = ("--cases", str(CASES / "survey-opening.yaml"))
+#: A dozen case runs of one variant, enough to see an engine give up.
+MANY = ("--cases", str(CASES / "dutch.yaml"))
+#: Enough case runs to be interrupted half-way with a slow engine.
+LONG = ("--cases", str(CASES / "pagat.yaml"))
+FAST = ("--timeout", "0.5", "--start-timeout", "3")
+#: Modes whose misbehaviour takes the fake engine longer than FAST to show.
+NEEDS_TIME = {"never_answers": ("--timeout", "0.5", "--start-timeout", "0.5")}
+
+UNAVAILABLE = ExitStatus.ENGINE_UNAVAILABLE
+INVALID = ExitStatus.INVALID
+
+
+# mode, selection, exit status, what the output must say
+HANDSHAKE_FAILURES = [
+    ("crash_at_start", UNAVAILABLE, "cannot load my rule tables"),
+    ("never_answers", UNAVAILABLE, "no reply to 'hello' within 0.5 s"),
+    ("garbage", UNAVAILABLE, "is not JSON"),
+    ("huge_line", UNAVAILABLE, "longer than 1048576 bytes"),
+    ("partial_line", UNAVAILABLE, "no reply to 'hello'"),
+    ("not_object", UNAVAILABLE, "not a JSON object"),
+    ("wrong_id", UNAVAILABLE, "expected id 1, got 2"),
+    ("id_as_string", UNAVAILABLE, "expected id 1, got '1'"),
+    ("id_as_float", UNAVAILABLE, "expected id 1, got 1.0"),
+    ("id_as_bool", UNAVAILABLE, "expected id 1, got True"),
+    ("bad_utf8", UNAVAILABLE, "is not JSON"),
+    ("nan", UNAVAILABLE, "is not JSON"),
+    ("deep_json", UNAVAILABLE, "is not JSON"),
+    ("wrong_protocol", UNAVAILABLE, "speaks protocol 'matador-engine/99'"),
+    ("unsupported_protocol", UNAVAILABLE, "unsupported_protocol"),
+    ("no_hello", UNAVAILABLE, "not a hello"),
+    ("hello_no_name", UNAVAILABLE, "has no name"),
+    ("hello_bad_variants", UNAVAILABLE, "must be a list of option values"),
+    ("hello_variants_list", UNAVAILABLE, "must be null or an object"),
+    ("declares_nothing", UNAVAILABLE, "declares no variant the suite knows"),
+    ("declares_unknown", UNAVAILABLE, "it declares: my-house-rules, tiddlywinks"),
+    ("fork_child_exit", UNAVAILABLE, "before answering 'hello'"),
+]
+
+
+@pytest.mark.parametrize(("mode", "status", "says"), HANDSHAKE_FAILURES)
+def test_an_engine_that_fails_its_handshake_is_reported_once_and_nothing_runs(
+    mode: str, status: int, says: str
+) -> None:
+    timeout = NEEDS_TIME.get(mode, FAST)
+    done = run_matador("conform", "--engine", fake_engine(mode), *timeout, *TWO)
+    assert done.status == status, done.output
+    assert says in done.output
+    assert done.output.count("ENGINE UNAVAILABLE") == 1
+    assert "2 not run" in done.stdout
+    assert done.seconds < 10
+
+
+# Engines that greet properly and then break: each case errors, and the engine is restarted.
+CASE_FAILURES = [
+    ("exit_after_hello", "exited (status 0) before answering 'new_match'"),
+    ("close_stdout", "closed its output before answering 'new_match'"),
+    ("stop_reading", "no reply to 'new_match' within 0.5 s"),
+    ("slow:1.0", "no reply to 'new_match' within 0.5 s"),
+    ("wrong_shape:legal", "expected a 'legal' reply with 'actions' as a list of strings"),
+    ("wrong_shape:to_act", "'seat' as a seat number or null"),
+    ("wrong_shape:ends", "'ends' as a list of strings"),
+    ("crash_on:legal", "segmentation fault in legal"),
+    ("crash_on:apply", "segmentation fault in apply"),
+]
+
+
+@pytest.mark.parametrize(("mode", "says"), CASE_FAILURES)
+def test_an_engine_that_breaks_mid_case_errors_that_case_and_is_restarted(
+    mode: str, says: str
+) -> None:
+    done = run_matador("conform", "--engine", fake_engine(mode), *FAST, *TWO)
+    assert done.status == INVALID, done.output
+    assert says in done.stdout
+    assert "0 passed, 0 failed, 2 errored" in done.stdout
+
+
+@pytest.mark.parametrize("mode", ["crash_on:legal", "exit_after_hello", "slow:1.0"])
+def test_an_engine_that_dies_again_and_again_is_given_up_after_three_tries(mode: str) -> None:
+    done = run_matador("conform", "--engine", fake_engine(mode), *FAST, *MANY)
+    assert done.status == UNAVAILABLE, done.output
+    assert "failed 3 times in a row" in done.stdout
+    assert done.output.count("ENGINE UNAVAILABLE") == 1
+    assert "3 errored" in done.stdout and "not run" in done.stdout
+
+
+def test_the_tail_of_a_failing_engines_stderr_is_in_the_json_report(tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    done = run_matador(
+        "conform", "--engine", fake_engine("crash_on:legal"), *FAST, *TWO,
+        "--report", "json", "--output", str(report),
+    )  # fmt: skip
+    assert done.status == INVALID
+    lines = [json.loads(line) for line in report.read_text().splitlines()]
+    errored = [line for line in lines if line["type"] == "case"]
+    assert {line["verdict"] for line in errored} == {"error"}
+    assert all("segmentation fault in legal" in line["stderr"] for line in errored)
+    assert {line["failure"] for line in errored} == {"exited"}
+
+
+# Engines that misbehave in ways a correct judge must tolerate: the run passes.
+TOLERATED = [
+    "good",
+    "flood_stderr",
+    "flood_stderr_forever",
+    "fork_child",
+    "ignore_term",
+    "slow:0.05",
+]
+
+
+@pytest.mark.parametrize("mode", TOLERATED)
+def test_an_engine_that_is_noisy_slow_or_leaves_children_still_passes_and_is_stopped(
+    mode: str,
+) -> None:
+    done = run_matador("conform", "--engine", fake_engine(mode), "--timeout", "2", *TWO)
+    assert done.status == ExitStatus.OK, done.output
+    assert "2 passed" in done.stdout
+
+
+def test_an_engine_that_ignores_sigterm_is_killed() -> None:
+    done = run_matador("conform", "--engine", fake_engine("ignore_term"), *TWO)
+    assert done.status == ExitStatus.OK
+    # The harness has checked that no process carrying the test's marker is left.
+
+
+# ---------------------------------------------------------------- the command line
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "0", "-1", "abc", "", "1e400"])
+def test_a_timeout_that_is_not_a_finite_positive_number_is_a_usage_error(value: str) -> None:
+    done = run_matador("conform", "--timeout", value, *TWO)
+    assert done.status == ExitStatus.USAGE
+    assert "--timeout" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("engine", "says"),
+    [
+        ("", "--engine is empty"),
+        ("python:", "is not MODULE:FACTORY"),
+        ("python:no_such_module_anywhere:make", "cannot import 'no_such_module_anywhere'"),
+        ("python:os:sep", "not a callable"),
+        ("python:os:no_such_factory", "has no attribute"),
+        ("python:hostile_broken_engine:make", "importing 'hostile_broken_engine' failed"),
+    ],
+)
+def test_an_engine_spec_that_names_no_engine_is_a_clear_usage_error(engine: str, says: str) -> None:
+    done = run_matador("conform", "--engine", engine, *TWO, env=_python_engines())
+    assert done.status == ExitStatus.USAGE, done.output
+    assert says in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("engine", "status", "says"),
+    [
+        ("/no/such/engine/program", UNAVAILABLE, "cannot start"),
+        ("python:hostile_engines:not_an_engine", UNAVAILABLE, "lacks the engine method(s)"),
+        ("python:hostile_engines:factory_raises", UNAVAILABLE, "RuntimeError: no tables"),
+        ("python:hostile_engines:hello_returns_text", UNAVAILABLE, "must return an EngineInfo"),
+        ("python:hostile_engines:HangsInLegal", INVALID, "no answer to legal within 0.5 s"),
+        ("python:hostile_engines:RaisesInLegal", INVALID, "ZeroDivisionError"),
+        ("python:hostile_engines:LegalIsNotAList", INVALID, "must return a list of strings"),
+        ("python:hostile_engines:ExitsInApply", INVALID, "SystemExit"),
+    ],
+)
+def test_a_python_engine_that_misbehaves_in_process_is_judged_like_a_program(
+    engine: str, status: int, says: str
+) -> None:
+    done = run_matador("conform", "--engine", engine, *FAST, *TWO, env=_python_engines())
+    assert done.status == status, done.output
+    assert says in done.output
+
+
+def _python_engines() -> dict[str, str]:
+    return {"PYTHONPATH": str(HERE)}
+
+
+# ---------------------------------------------------------------- outputs
+
+
+def test_an_output_in_a_missing_folder_is_refused_before_the_engine_starts(
+    tmp_path: Path,
+) -> None:
+    done = run_matador(
+        "conform", "--engine", fake_engine("slow:1.0"), *TWO,
+        "--output", str(tmp_path / "missing" / "report.json"),
+    )  # fmt: skip
+    assert done.status == ExitStatus.USAGE
+    assert "does not exist" in done.stderr
+    assert done.seconds < 3, "the output path is checked before the run"
+
+
+def test_an_output_that_is_a_directory_is_refused(tmp_path: Path) -> None:
+    done = run_matador("conform", *TWO, "--output", str(tmp_path))
+    assert done.status == ExitStatus.USAGE
+    assert "directory" in done.stderr
+
+
+def test_an_output_that_is_a_device_is_refused() -> None:
+    done = run_matador("conform", *TWO, "--output", "/dev/null")
+    assert done.status == ExitStatus.USAGE
+    assert "character device" in done.stderr
+
+
+@pytest.mark.parametrize("report", ["table", "json", "junit", "markdown"])
+def test_a_usage_error_leaves_an_existing_report_as_it_was(tmp_path: Path, report: str) -> None:
+    target = tmp_path / "report.out"
+    target.write_text("the previous report\n")
+    done = run_matador(
+        "conform", *TWO, "--report", report, "--output", str(target), "--random", "0"
+    )
+    assert done.status == ExitStatus.USAGE
+    assert target.read_text() == "the previous report\n"
+
+
+@pytest.mark.parametrize("report", ["table", "json", "junit", "markdown"])
+def test_every_report_format_names_an_unavailable_engine(tmp_path: Path, report: str) -> None:
+    target = tmp_path / "report.out"
+    done = run_matador(
+        "conform", "--engine", fake_engine("crash_at_start"), *TWO,
+        "--report", report, "--output", str(target),
+    )  # fmt: skip
+    assert done.status == UNAVAILABLE
+    assert "cannot load my rule tables" in target.read_text()
+    assert not list(tmp_path.glob(".*.part")), "no temporary file is left behind"
+
+
+# ---------------------------------------------------------------- signals
+
+
+def _finished_cases(text: str) -> int:
+    return text.count('"type": "case"')
+
+
+@pytest.mark.parametrize(("signum", "status"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_signal_stops_the_run_keeps_finished_cases_and_stops_the_engine(
+    tmp_path: Path, signum: int, status: int
+) -> None:
+    report = tmp_path / "report.json"
+    report.write_text("the previous report\n")
+
+    def two_cases_written(_: str) -> bool:
+        parts = list(tmp_path.glob(".report.json.*.part"))
+        return bool(parts) and _finished_cases(parts[0].read_text()) >= 2
+
+    done = run_matador(
+        "conform", "--engine", fake_engine("slow:0.01"), *LONG,
+        "--report", "json", "--output", str(report),
+        send=Signal(signum, two_cases_written),
+    )  # fmt: skip
+    assert done.status == status, done.output
+    assert f"interrupted by {signal.Signals(signum).name}" in done.stderr
+    lines = [json.loads(line) for line in report.read_text().splitlines()]
+    assert lines[0]["type"] == "header"
+    finished = [line for line in lines if line["type"] == "case"]
+    assert len(finished) >= 2, "the cases finished before the signal are kept"
+    assert all(line["verdict"] == "pass" for line in finished)
+    assert lines[-1]["type"] == "footer"
+    assert lines[-1]["complete"] is False
+    assert lines[-1]["interrupted"] == signal.Signals(signum).name
+    assert not list(tmp_path.glob(".*.part"))
+
+
+def test_a_signal_while_streaming_json_to_stdout_ends_with_a_footer() -> None:
+    done = run_matador(
+        "conform", "--engine", fake_engine("slow:0.01"), *LONG, "--report", "json",
+        send=Signal(signal.SIGTERM, lambda out: _finished_cases(out) >= 1),
+    )  # fmt: skip
+    assert done.status == 143
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert lines[0]["type"] == "header" and lines[-1]["type"] == "footer"
+    assert lines[-1]["interrupted"] == "SIGTERM"
+    assert sum(1 for line in lines if line["type"] == "case") >= 1
+
+
+def test_a_signal_with_the_table_report_prints_what_was_finished(tmp_path: Path) -> None:
+    progress = tmp_path / "progress"
+
+    def engine_busy(_: str) -> bool:
+        return progress.exists() and len(progress.read_text()) >= 40  # 40 answers
+
+    done = run_matador(
+        "conform", "--engine", fake_engine("slow:0.01", str(progress)), *LONG,
+        send=Signal(signal.SIGTERM, engine_busy),
+    )  # fmt: skip
+    assert done.status == 143
+    assert "INTERRUPTED by SIGTERM" in done.stdout
+    assert "Matador conformance" in done.stdout
+
+
+def test_a_signal_during_the_handshake_is_a_clean_exit(tmp_path: Path) -> None:
+    started = tmp_path / "started"
+    done = run_matador(
+        "conform", "--engine", fake_engine("never_answers", str(started)), *TWO,
+        send=Signal(signal.SIGINT, lambda _: started.exists()),
+    )  # fmt: skip
+    assert done.status == 130
+    assert "INTERRUPTED by SIGINT after 0 of 2" in done.stdout
+
+
+# ---------------------------------------------------------------- broken cases
+
+
+BROKEN_DEALS = {
+    "short hand": '["6-6", "3-5", "1-2", "0-4", "2-5", "4-4"]',
+    "foreign tile": '["6-6", "3-5", "1-2", "0-4", "2-5", "4-4", "7-7"]',
+    "duplicate tile": '["6-6", "3-5", "1-2", "0-4", "2-5", "4-4", "4-6"]',
+}
+
+
+def _case_file(tmp_path: Path, first_hand: str, *, act: str = "6-6", seat: int = 0) -> Path:
+    path = tmp_path / "cases.yaml"
+    path.write_text(
+        f"""\
+suite_version: "1.0"
+cases:
+  - id: hostile-deal
+    description: A case written for the hostile-input tests.
+    applies_to: [{{variant: gamerules-com}}]
+    exercises: [opener=highest_double]
+    cite:
+      - publication: gamerules-com
+        text: "000"
+        section: opening paragraphs
+        says: A citation written for the hostile-input tests.
+    deal:
+      hands:
+        - {first_hand}
+        - ["4-6", "1-1", "0-5", "2-6", "3-3", "1-6", "2-4"]
+    steps:
+      - {{to_act: {seat}, act: "{act}"}}
+  - id: hostile-sound
+    description: A sound case beside the broken one.
+    applies_to: [{{variant: gamerules-com}}]
+    exercises: [opener=highest_double]
+    cite:
+      - publication: gamerules-com
+        text: "000"
+        section: opening paragraphs
+        says: A citation written for the hostile-input tests.
+    deal:
+      hands:
+        - ["6-6", "3-5", "1-2", "0-4", "2-5", "4-4", "0-3"]
+        - ["4-6", "1-1", "0-5", "2-6", "3-3", "1-6", "2-4"]
+    steps:
+      - {{to_act: 0, act: "6-6"}}
+""",
+        encoding="utf-8",
+    )
+    return path
+
+
+@pytest.mark.parametrize("problem", sorted(BROKEN_DEALS))
+def test_a_case_whose_deal_breaks_its_variant_is_broken_not_an_engine_failure(
+    tmp_path: Path, problem: str
+) -> None:
+    cases = _case_file(tmp_path, BROKEN_DEALS[problem])
+    done = run_matador("conform", "--cases", str(cases), "--engine", fake_engine("good"))
+    assert done.status == ExitStatus.BROKEN_CASE, done.output
+    assert "BROKEN hostile-deal" in done.stdout
+    assert "the case is broken, not the engine" in done.stdout
+    assert f"{cases}:" in done.stdout and "$.cases[0].deal" in done.stdout
+    assert "1 passed" in done.stdout, "the sound case beside it still runs"
+
+
+@pytest.mark.parametrize(
+    ("act", "seat", "says"),
+    [("6-6@Q", 0, "not an action in the notation"), ("6-6", 5, "seat 5 does not exist")],
+)
+def test_a_case_with_bad_notation_or_a_missing_seat_is_broken(
+    tmp_path: Path, act: str, seat: int, says: str
+) -> None:
+    cases = _case_file(
+        tmp_path, '["6-6", "3-5", "1-2", "0-4", "2-5", "4-4", "0-3"]', act=act, seat=seat
+    )
+    done = run_matador("conform", "--cases", str(cases))
+    assert done.status == ExitStatus.BROKEN_CASE, done.output
+    assert says in done.stdout
+
+
+def test_the_random_mode_survives_an_engine_that_crashes() -> None:
+    done = run_matador(
+        "conform", "--engine", fake_engine("crash_on:legal"), *FAST, *TWO,
+        "--random", "2", "--variant", "gamerules-com",
+    )  # fmt: skip
+    assert done.status != ExitStatus.OK
+    assert "random differential" in done.stdout
+
+
+def test_the_fake_engine_is_run_by_this_interpreter() -> None:
+    assert fake_engine("good").startswith(sys.executable)

@@ -27,7 +27,10 @@ MANY = ("--cases", str(CASES / "dutch.yaml"))
 LONG = ("--cases", str(CASES / "pagat.yaml"))
 FAST = ("--timeout", "0.5", "--start-timeout", "3")
 #: Modes whose misbehaviour takes the fake engine longer than FAST to show.
-NEEDS_TIME = {"never_answers": ("--timeout", "0.5", "--start-timeout", "0.5")}
+NEEDS_TIME = {
+    "never_answers": ("--timeout", "0.5", "--start-timeout", "0.5"),
+    "partial_line": ("--timeout", "0.5", "--start-timeout", "1"),
+}
 
 UNAVAILABLE = ExitStatus.ENGINE_UNAVAILABLE
 INVALID = ExitStatus.INVALID
@@ -127,7 +130,7 @@ TOLERATED = [
     "flood_stderr_forever",
     "fork_child",
     "ignore_term",
-    "slow:0.05",
+    "slow:0.01",
 ]
 
 
@@ -331,13 +334,12 @@ BROKEN_DEALS = {
 }
 
 
-def _case_file(tmp_path: Path, first_hand: str, *, act: str = "6-6", seat: int = 0) -> Path:
-    path = tmp_path / "cases.yaml"
-    path.write_text(
-        f"""\
-suite_version: "1.0"
-cases:
-  - id: hostile-deal
+SOUND_HAND = '["6-6", "3-5", "1-2", "0-4", "2-5", "4-4", "0-3"]'
+
+
+def _case(case_id: str, first_hand: str, act: str, seat: int) -> str:
+    return f"""\
+  - id: {case_id}
     description: A case written for the hostile-input tests.
     applies_to: [{{variant: gamerules-com}}]
     exercises: [opener=highest_double]
@@ -352,22 +354,16 @@ cases:
         - ["4-6", "1-1", "0-5", "2-6", "3-3", "1-6", "2-4"]
     steps:
       - {{to_act: {seat}, act: "{act}"}}
-  - id: hostile-sound
-    description: A sound case beside the broken one.
-    applies_to: [{{variant: gamerules-com}}]
-    exercises: [opener=highest_double]
-    cite:
-      - publication: gamerules-com
-        text: "000"
-        section: opening paragraphs
-        says: A citation written for the hostile-input tests.
-    deal:
-      hands:
-        - ["6-6", "3-5", "1-2", "0-4", "2-5", "4-4", "0-3"]
-        - ["4-6", "1-1", "0-5", "2-6", "3-3", "1-6", "2-4"]
-    steps:
-      - {{to_act: 0, act: "6-6"}}
-""",
+"""
+
+
+def _case_file(tmp_path: Path, first_hand: str, *, act: str = "6-6", seat: int = 0) -> Path:
+    """A case file: a case with this first hand and step, and a sound case beside it."""
+    path = tmp_path / "cases.yaml"
+    path.write_text(
+        'suite_version: "1.0"\ncases:\n'
+        + _case("hostile-deal", first_hand, act, seat)
+        + _case("hostile-sound", SOUND_HAND, "6-6", 0),
         encoding="utf-8",
     )
     return path
@@ -393,9 +389,7 @@ def test_a_case_whose_deal_breaks_its_variant_is_broken_not_an_engine_failure(
 def test_a_case_with_bad_notation_or_a_missing_seat_is_broken(
     tmp_path: Path, act: str, seat: int, says: str
 ) -> None:
-    cases = _case_file(
-        tmp_path, '["6-6", "3-5", "1-2", "0-4", "2-5", "4-4", "0-3"]', act=act, seat=seat
-    )
+    cases = _case_file(tmp_path, SOUND_HAND, act=act, seat=seat)
     done = run_matador("conform", "--cases", str(cases))
     assert done.status == ExitStatus.BROKEN_CASE, done.output
     assert says in done.stdout

@@ -4,6 +4,10 @@ Variant files for the tests are built from the shipped ``variants/gamerules-com.
 (a complete, valid variant) by small textual edits, and written to ``tmp_path``.
 Every edit checks that the text it replaces is really there, so a change to the
 shipped file makes the tests fail loudly instead of testing the wrong thing.
+
+The Hypothesis profiles (tests/profiles.py) are loaded here, before any test
+module is collected: derandomized by default, ``HYPOTHESIS_PROFILE=thorough`` for
+ten times the examples, freshly random.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from profiles import load_profile
 
 from reference_engine.cli import run
 from reference_engine.rules import Catalog, Problem
@@ -32,6 +37,15 @@ _CITE = """\
 
 # pytester drives the conformance pytest plugin in tests/test_conformance.py.
 pytest_plugins = ("pytester",)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """Load the Hypothesis profile named by ``HYPOTHESIS_PROFILE`` before any test module.
+
+    It runs before Hypothesis's own plugin, so ``--hypothesis-profile`` still wins.
+    """
+    load_profile()
 
 
 def edit(text: str, old: str, new: str) -> str:

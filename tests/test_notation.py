@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 from reference_engine.actions import DRAW, PASS, Action, AnyAction, Draw, Pass, Play, sort_actions
 from reference_engine.errors import NotationError
@@ -57,7 +58,7 @@ def tile_writings(tile: Tile) -> list[str]:
 # --------------------------------------------------------------------------- round trip
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300))
 @given(actions)
 @example(DRAW)
 @example(PASS)
@@ -81,7 +82,7 @@ def test_every_double_twelve_action_round_trips_and_is_written_once() -> None:
     assert len(written) == 2 + doubles * (1 + 2 * 3) + others * (1 + 2 * 5)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200))
 @given(plays(), st.data())
 def test_every_tile_writing_reads_as_the_same_action(play: Play, data: st.DataObject) -> None:
     writing = data.draw(st.sampled_from(tile_writings(play.tile)))
@@ -225,7 +226,7 @@ def test_the_play_constructor_refuses_impossible_plays(
 alphabet = st.sampled_from(list("0123456789-|[]@LRx^: draw pass knock \t"))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400))
 @given(st.one_of(st.text(alphabet, max_size=12), st.text(max_size=12)))
 @example("٢-٥")  # non-ASCII digits
 def test_any_text_is_an_action_or_a_notation_error(text: str) -> None:
@@ -265,7 +266,7 @@ def test_canonical_order_of_the_notation() -> None:
         assert [str(a) for a in sort_actions(list(shuffled))] == ordered
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100))
 @given(st.lists(actions, unique=True, max_size=25))
 def test_sort_key_orders_like_the_notation(some: list[AnyAction]) -> None:
     def key(action: AnyAction) -> tuple[int, ...]:

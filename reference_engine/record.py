@@ -415,8 +415,7 @@ def _schema_findings(record: Any) -> list[Finding]:
         return [
             _located(
                 FindingKind.BAD_RECORD,
-                f"an array of {size:,} items; no array of a record holds more than "
-                f"{MAX_ARRAY:,}",
+                f"an array of {size:,} items; no array of a record holds more than {MAX_ARRAY:,}",
                 path,
             )
         ]

@@ -524,9 +524,7 @@ def test_cli_pdf_default_file(
         ),
     ],
 )
-def test_cli_errors(
-    matador: Callable[..., Any], argv: list[str], code: int, message: str
-) -> None:
+def test_cli_errors(matador: Callable[..., Any], argv: list[str], code: int, message: str) -> None:
     result = matador(*argv)
     assert result.code == code
     assert message in result.err

@@ -195,8 +195,13 @@ def test_jeux_de_hasard_plays_to_the_left() -> None:
 
 def test_highest_double_opens_where_the_survey_says_so() -> None:
     # 000: Wikipedia, gamerules.com and the Britannica; 001; 004 German variant.
-    for variant in ("wikipedia-brandreth", "gamerules-com", "britannica-1911", "jeux-de-hasard",
-                    "german"):
+    for variant in (
+        "wikipedia-brandreth",
+        "gamerules-com",
+        "britannica-1911",
+        "jeux-de-hasard",
+        "german",
+    ):
         assert rules(variant).opener is Opener.HIGHEST_DOUBLE, variant
 
 
@@ -251,8 +256,11 @@ def test_matadors_of_the_larger_sets() -> None:
 def test_main_rule_matador_on_any_end_inline_with_the_open_half_chosen(variant: str) -> None:
     modes = rules(variant).matador_modes
     assert any(
-        mode.shape is Shape.INLINE and mode.fit.value == "free" and mode.ends.value == "any"
-        and mode.open.value == "outer_half" and mode.leaves.match is Match.SUM
+        mode.shape is Shape.INLINE
+        and mode.fit.value == "free"
+        and mode.ends.value == "any"
+        and mode.open.value == "outer_half"
+        and mode.leaves.match is Match.SUM
         for mode in modes
     )
 

@@ -15,20 +15,16 @@ Actions are small hashable values with a text round trip:
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import ClassVar
 
 from .errors import NotationError
+from .notation import PLAY_PATTERN, WORDS
 from .rules.vocabulary import Shape
 from .tiles import Tile
 
 END_NAMES = ("L", "R")
 _SHAPE_ORDER = {Shape.INLINE: 0, Shape.CROSSWISE: 1, Shape.CROSSWISE_OFFSET: 2}
-_PLAY = re.compile(
-    r"^(?P<tile>\[[0-9]{1,2}[-|][0-9]{1,2}\]|[0-9]{1,2}-[0-9]{1,2})"
-    r"(?:@(?P<end>[LR])(?::(?P<inline>[0-9]{1,2})|(?P<cross>x)|\^(?P<offset>[0-9]{1,2})))?$"
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,13 +126,11 @@ class Action:
     @staticmethod
     def parse(text: str) -> AnyAction:
         """Read one action in the project's notation; raises :class:`NotationError`."""
-        cleaned = text.strip()
-        lowered = cleaned.lower()
-        if lowered == "draw":
-            return DRAW
-        if lowered in ("pass", "knock"):
-            return PASS
-        found = _PLAY.match(cleaned)
+        cleaned = text.strip() if isinstance(text, str) else ""
+        word = WORDS.get(cleaned.lower())
+        if word is not None:
+            return DRAW if word == "draw" else PASS
+        found = PLAY_PATTERN.match(cleaned)
         if not found:
             raise NotationError(
                 f"{text!r} is not an action (examples: 6-6, 2-5@R:5, 2-5@Lx, 2-5@R^5, draw, pass)"

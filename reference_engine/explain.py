@@ -10,7 +10,6 @@ which tiles of the set could follow there.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,11 +18,10 @@ from .actions import Action, AnyAction, Play
 from .compiled import compiled
 from .errors import DealError, IllegalActionError, NotationError
 from .hand import Hand
+from .notation import PARTIAL_PATTERN
 from .rules import Catalog, Citation, Rules
 from .rules.vocabulary import Shape
 from .tiles import Tile
-
-_PARTIAL = re.compile(r"^(?P<tile>\[?\d{1,2}[-|]\d{1,2}\]?)@(?P<end>[LR])$")
 
 
 @dataclass(frozen=True)
@@ -99,7 +97,7 @@ def _position(rules: Rules, situation: Situation) -> Hand | str:
 
 def _candidates(hand: Hand, text: str) -> list[AnyAction]:
     """The actions a proposal names: one exact action, or every way of playing a tile on an end."""
-    partial = _PARTIAL.match(text.strip())
+    partial = PARTIAL_PATTERN.match(text.strip())
     if partial:
         tile, end = Tile.parse(partial["tile"]), "LR".index(partial["end"])
         table = compiled(hand.rules)

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from typing import NamedTuple
 
 from .errors import NotationError
-
-_TILE = re.compile(r"^(?:\[\s*([0-9]{1,2})\s*[-|]\s*([0-9]{1,2})\s*\]|([0-9]{1,2})-([0-9]{1,2}))$")
+from .notation import halves
 
 
 class Tile(NamedTuple):
@@ -24,13 +22,12 @@ class Tile(NamedTuple):
 
     @classmethod
     def parse(cls, text: str) -> Tile:
-        """Read ``"2-5"``, ``"5-2"``, ``"[2-5]"`` or ``"[5|2]"`` (ASCII digits; a bar only
-        inside brackets); raises :class:`NotationError`."""
-        found = _TILE.match(text.strip())
-        if not found:
+        """Read ``"2-5"``, ``"5-2"``, ``"[2-5]"`` or ``"[5|2]"`` (the grammar's ``tile``, with
+        space around it); raises :class:`NotationError`."""
+        found = halves(text.strip()) if isinstance(text, str) else None
+        if found is None:
             raise NotationError(f"{text!r} is not a tile (write it like 2-5, or [2-5] or [2|5])")
-        first, second = (found[1], found[2]) if found[1] is not None else (found[3], found[4])
-        return cls.of(int(first), int(second))
+        return cls.of(*found)
 
     @property
     def is_double(self) -> bool:

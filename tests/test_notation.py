@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -282,3 +284,47 @@ def test_sort_key_orders_like_the_notation(some: list[AnyAction]) -> None:
     assert sort_actions(some) == sorted(some, key=key)
     keys = [action.sort_key() for action in some]
     assert len(set(keys)) == len(keys)  # distinct actions never tie
+
+
+# --------------------------------------------------------------------------- the grammar
+
+
+def test_the_grammar_in_the_spec_is_the_one_the_readers_use() -> None:
+    """The EBNF of spec/notation.md and the productions of notation.py agree word for word."""
+    import re as regex
+
+    import reference_engine.notation as notation
+
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "spec" / "notation.md").read_text(encoding="utf-8")
+    block = text.split("```ebnf\n", 1)[1].split("```", 1)[0]
+    spec = [line.strip() for line in block.splitlines() if line.strip()]
+    source = Path(notation.__file__).read_text(encoding="utf-8")
+    code = regex.findall(r"^#: (\w+ = .*;)$", source, flags=regex.MULTILINE)
+    assert spec == code
+
+
+@pytest.mark.parametrize(
+    "text", ["[ 2-5 ]", "[2 - 5]", "2 -5", "\u0662-\u0665", "２-５", "[2-5", "2|5"]
+)
+def test_no_reader_takes_a_spelling_outside_the_grammar(text: str) -> None:
+    with pytest.raises(NotationError):
+        Tile.parse(text)
+    with pytest.raises(NotationError):
+        Action.parse(text)
+    with pytest.raises(NotationError):
+        Action.parse(f"{text}@L:2")
+
+
+@given(st.integers(0, 18), st.integers(0, 18))
+def test_every_tile_of_every_set_round_trips_through_both_readers(a: int, b: int) -> None:
+    tile = Tile.of(a, b)
+    assert Tile.parse(str(tile)) == tile
+    assert Action.parse(str(tile)) == Play(tile)
+    for end in (0, 1):
+        for play in (
+            Play(tile, end, Shape.INLINE, a),
+            Play(tile, end, Shape.CROSSWISE, None),
+            Play(tile, end, Shape.CROSSWISE_OFFSET, b),
+        ):
+            assert Action.parse(str(play)) == play

@@ -36,7 +36,7 @@ from .rules.vocabulary import (
     EndFilter,
     Fit,
     MatadorAccess,
-    Match,
+    MatchRule,
     Opener,
     OpenValues,
     PassWhen,
@@ -50,32 +50,32 @@ class OpenEnd:
     """An open end of the line: the values it shows, what it accepts, which matadors."""
 
     values: tuple[int, ...]
-    match: Match
+    match: MatchRule
     access: MatadorAccess
 
     @classmethod
     def plain(cls, value: int) -> OpenEnd:
         """The end an ordinary tile leaves: one value, the sum rule, matadors free."""
-        return cls((value,), Match.SUM, MatadorAccess.FREE)
+        return cls((value,), MatchRule.SUM, MatadorAccess.FREE)
 
     @property
     def is_plain(self) -> bool:
         """Whether this is a plain end (SPEC section 1)."""
         return (
             len(self.values) == 1
-            and self.match is Match.SUM
+            and self.match is MatchRule.SUM
             and (self.access is MatadorAccess.FREE)
         )
 
     def admits(self, half: int, line_sum: int) -> bool:
         """Whether a tile may be laid against this end by ``half`` (the end's match rule)."""
-        if self.match is Match.SUM:
+        if self.match is MatchRule.SUM:
             return any(half + value == line_sum for value in self.values)
-        if self.match is Match.IDENTICAL:
+        if self.match is MatchRule.IDENTICAL:
             return half in self.values
-        if self.match is Match.BLANK:
+        if self.match is MatchRule.BLANK:
             return half == 0
-        return self.match is Match.ANY
+        return self.match is MatchRule.ANY
 
     @property
     def notation(self) -> str:

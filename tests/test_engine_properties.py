@@ -55,6 +55,7 @@ from reference_engine.rules.vocabulary import (
     HandPips,
     MatadorAccess,
     MatadorTiles,
+    MatchRule,
     NobodyHasDouble,
     Opener,
     OpenerLacksDouble,
@@ -67,7 +68,6 @@ from reference_engine.rules.vocabulary import (
     TargetUnit,
     Tie,
 )
-from reference_engine.rules.vocabulary import Match as MatchRule
 from reference_engine.scoring import Outcome, Termination
 from reference_engine.strategies import random_choice
 from reference_engine.tiles import Tile, full_set

@@ -33,7 +33,7 @@ from reference_engine.rules.vocabulary import (
     Fit,
     MatadorAccess,
     MatadorTiles,
-    Match,
+    MatchRule,
     OpenValues,
     Shape,
     TargetUnit,
@@ -184,7 +184,7 @@ def _vocabulary_keys() -> set[str]:
     keys |= {f"label.{name}" for names in SECTIONS.values() for name in names}
     keys |= {f"mode.tiles.{value}" for value in MatadorTiles}
     keys |= {f"mode.ends.{value}" for value in EndFilter}
-    keys |= {f"mode.next.{value}" for value in Match}
+    keys |= {f"mode.next.{value}" for value in MatchRule}
     keys |= {f"mode.after.{value}" for value in MatadorAccess}
     # fit: match is allowed with the inline shape only (SPEC 7.3, coherence).
     shapes_fits = [(Shape.INLINE, Fit.MATCH)] + [(shape, Fit.FREE) for shape in Shape]

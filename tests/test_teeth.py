@@ -22,7 +22,7 @@ from reference_engine.conformance.runner import Runner, Verdict, select
 from reference_engine.rules import Catalog, PerPlayers, Rules
 from reference_engine.rules.vocabulary import (
     DrawWhen,
-    Match,
+    MatchRule,
     Opener,
     OpeningTile,
     PassWhen,
@@ -72,14 +72,14 @@ def _patched(
 
 
 def _identical_admits(self: OpenEnd, half: int, line_sum: int) -> bool:
-    if self.match is Match.SUM:
+    if self.match is MatchRule.SUM:
         return half in self.values  # matches equal numbers, as in ordinary dominoes
     return OpenEnd.__dict__["_original_admits"](self, half, line_sum)  # pragma: no cover
 
 
 def _blank_takes_anything(original: Callable[..., bool]) -> Callable[..., bool]:
     def admits(self: OpenEnd, half: int, line_sum: int) -> bool:
-        if self.match is Match.SUM and self.values == (0,):
+        if self.match is MatchRule.SUM and self.values == (0,):
             return True
         return original(self, half, line_sum)
 

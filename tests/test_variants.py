@@ -22,7 +22,7 @@ from reference_engine.rules.vocabulary import (
     DrawWhen,
     GapKind,
     MatadorAccess,
-    Match,
+    MatchRule,
     NobodyHasDouble,
     Opener,
     OpeningTile,
@@ -260,7 +260,7 @@ def test_main_rule_matador_on_any_end_inline_with_the_open_half_chosen(variant: 
         and mode.fit.value == "free"
         and mode.ends.value == "any"
         and mode.open.value == "outer_half"
-        and mode.leaves.match is Match.SUM
+        and mode.leaves.match is MatchRule.SUM
         for mode in modes
     )
 
@@ -269,29 +269,29 @@ def test_jeux_de_hasard_crosswise_matador_on_a_blank_takes_only_a_blank() -> Non
     crosswise = [m for m in rules("jeux-de-hasard").matador_modes if m.shape is Shape.CROSSWISE]
     assert len(crosswise) == 1
     assert crosswise[0].ends.value == "blank"
-    assert crosswise[0].leaves.match is Match.BLANK
+    assert crosswise[0].leaves.match is MatchRule.BLANK
 
 
 def test_polish_base_crosswise_matador_takes_an_identical_half() -> None:
     # 004: to a crosswise [5|2] one may add [5|1] or [2|2].
     modes = rules("polish-base").matador_modes
     crosswise = [m for m in modes if m.shape is Shape.CROSSWISE and m.tiles.value != "double_blank"]
-    assert [m.leaves.match for m in crosswise] == [Match.IDENTICAL]
+    assert [m.leaves.match for m in crosswise] == [MatchRule.IDENTICAL]
     assert [m.open.value for m in crosswise] == ["both_halves"]
 
 
 def test_polish_base_crosswise_double_blank_blocks_and_the_contradiction_is_recorded() -> None:
     resolved = rules("polish-base")
     blank = [m for m in resolved.matador_modes if m.tiles.value == "double_blank"]
-    assert [m.leaves.match for m in blank] == [Match.NONE]
+    assert [m.leaves.match for m in blank] == [MatchRule.NONE]
     assert GapKind.CONTRADICTION in gaps_on(resolved, "matador_modes")
     other = rules("polish-base", double_blank="matches_blank")
-    assert all(m.leaves.match is not Match.NONE for m in other.matador_modes)
+    assert all(m.leaves.match is not MatchRule.NONE for m in other.matador_modes)
 
 
 def test_polish_variant_anything_on_a_matador() -> None:
     resolved = rules("polish")
-    assert {m.leaves.match for m in resolved.matador_modes} == {Match.ANY}
+    assert {m.leaves.match for m in resolved.matador_modes} == {MatchRule.ANY}
     assert resolved.pass_when is PassWhen.ONLY_MATADOR_PLAYS
 
 
@@ -300,7 +300,7 @@ def test_german_four_ways() -> None:
     assert len(modes) == 4
     offset = [m for m in modes if m.shape is Shape.CROSSWISE_OFFSET]
     assert offset[0].leaves.matadors is MatadorAccess.NEVER
-    assert offset[0].leaves.match is Match.IDENTICAL
+    assert offset[0].leaves.match is MatchRule.IDENTICAL
     t_shape = [m for m in modes if m.shape is Shape.CROSSWISE]
     assert t_shape[0].open.value == "covered_value"
     by_sum = [m for m in modes if m.fit.value == "match"]
@@ -311,9 +311,9 @@ def test_pagat_offers_the_three_crosswise_versions() -> None:
     option = next(o for o in rules("pagat").options if o.name == "crosswise")
     assert {"berndt", "english", "central_european"} <= {v.name for v in option.values}
     english = rules("pagat", crosswise="english").matador_modes
-    assert any(m.ends.value == "blank" and m.leaves.match is Match.BLANK for m in english)
+    assert any(m.ends.value == "blank" and m.leaves.match is MatchRule.BLANK for m in english)
     berndt = rules("pagat", crosswise="berndt").matador_modes
-    assert any(m.shape is Shape.CROSSWISE and m.leaves.match is Match.SUM for m in berndt)
+    assert any(m.shape is Shape.CROSSWISE and m.leaves.match is MatchRule.SUM for m in berndt)
 
 
 # --------------------------------------------------------------------------- drawing

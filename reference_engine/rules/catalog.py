@@ -51,7 +51,7 @@ from .vocabulary import (
     HandPips,
     MatadorAccess,
     MatadorTiles,
-    Match,
+    MatchRule,
     NobodyHasDouble,
     NoteKind,
     Opener,
@@ -139,7 +139,7 @@ def _mode(value: Mapping[str, Any]) -> MatadorMode:
         shape=Shape(value["shape"]),
         open=OpenValues(value["open"]),
         leaves=EndState(
-            match=Match(value["leaves"]["match"]),
+            match=MatchRule(value["leaves"]["match"]),
             matadors=MatadorAccess(value["leaves"]["matadors"]),
         ),
     )
@@ -965,7 +965,7 @@ def _mode_incoherence(mode: MatadorMode) -> list[str]:
         problems.append("a crosswise matador has no single outer half")
     if mode.fit is Fit.MATCH and mode.shape is not Shape.INLINE:
         problems.append("a matador that fits like an ordinary tile lies inline")
-    if mode.leaves.match is Match.NONE and mode.leaves.matadors is not MatadorAccess.NEVER:
+    if mode.leaves.match is MatchRule.NONE and mode.leaves.matadors is not MatadorAccess.NEVER:
         problems.append("a dead end (match none) admits no matador either")
     return problems
 

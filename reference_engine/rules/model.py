@@ -27,7 +27,7 @@ from .vocabulary import (
     HandPips,
     MatadorAccess,
     MatadorTiles,
-    Match,
+    MatchRule,
     NobodyHasDouble,
     NoteKind,
     Opener,
@@ -84,11 +84,11 @@ class PerPlayers:
 class EndState:
     """What a matador placement leaves for the next tile on that end."""
 
-    match: Match
+    match: MatchRule
     matadors: MatadorAccess
 
 
-PLAIN_END = EndState(match=Match.SUM, matadors=MatadorAccess.FREE)
+PLAIN_END = EndState(match=MatchRule.SUM, matadors=MatadorAccess.FREE)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -113,7 +113,7 @@ class OpenValues(TextEnum):
     COVERED_VALUE = "covered_value"
 
 
-class Match(TextEnum):
+class MatchRule(TextEnum):
     """How the attaching half of the next tile must relate to an end's values."""
 
     SUM = "sum"
@@ -230,7 +230,7 @@ VOCABULARIES: dict[str, type[TextEnum]] = {
     "fit": Fit,
     "shape": Shape,
     "open_values": OpenValues,
-    "match": Match,
+    "match": MatchRule,
     "matador_access": MatadorAccess,
     "draw_when": DrawWhen,
     "draws_per_turn": DrawsPerTurn,

@@ -20,7 +20,7 @@ from ..rules.vocabulary import (
     DrawWhen,
     EndFilter,
     Fit,
-    Match,
+    MatchRule,
     NobodyHasDouble,
     Opener,
     OpenValues,
@@ -270,8 +270,8 @@ def mode_lines(rules: Rules, mode: MatadorMode, tr: Translator) -> list[tuple[st
         (tr.t("mode.label.ends"), tr.t(f"mode.ends.{mode.ends}")),
         (tr.t("mode.label.how"), tr.t(f"mode.how.{mode.shape}.{mode.fit}", sum=rules.line_sum)),
     ]
-    dead = mode.leaves.match is Match.NONE
-    if mode.leaves.match in (Match.SUM, Match.IDENTICAL):  # the values matter only then
+    dead = mode.leaves.match is MatchRule.NONE
+    if mode.leaves.match in (MatchRule.SUM, MatchRule.IDENTICAL):  # the values matter only then
         lines.append((tr.t("mode.label.open"), tr.t(_open_key(mode))))
     following = tr.t(f"mode.next.{mode.leaves.match}", sum=rules.line_sum)
     lines.append((tr.t("mode.label.next"), following))
@@ -288,7 +288,7 @@ def _open_key(mode: MatadorMode) -> str:
 
 def mode_summary(rules: Rules, mode: MatadorMode, tr: Translator) -> str:
     """A matador mode in one sentence (for the options and the agree box)."""
-    matters = mode.leaves.match in (Match.SUM, Match.IDENTICAL)
+    matters = mode.leaves.match in (MatchRule.SUM, MatchRule.IDENTICAL)
     key = "mode.summary" if matters else "mode.summary_short"
     return tr.t(
         key,
@@ -470,7 +470,7 @@ def _mode_picture(
     if following is None:
         caption = tr.t("mode.example_dead", end=end_value, tile=name)
         text = f"[{previous.first}|{previous.second}] {matador_text} ×"
-    elif new_end.match not in (Match.SUM, Match.IDENTICAL):
+    elif new_end.match not in (MatchRule.SUM, MatchRule.IDENTICAL):
         caption = tr.t(
             "mode.example_any",
             end=end_value,

@@ -18,9 +18,11 @@ import dataclasses
 import itertools
 import json
 import random
+import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -847,6 +849,63 @@ def test_random_hands_agree_with_the_model(
     rng = random.Random(f"{variant}{choice}{players}")
     for _ in range(4):
         play_out(rules, Deal.shuffled(rules, players, rng), rng)
+
+
+def _protocol_reasons() -> set[str]:
+    """The refusal reasons spec/protocol.md documents (its `apply` table)."""
+    text = (Path(__file__).resolve().parents[1] / "spec" / "protocol.md").read_text("utf-8")
+    section = text.split("\n### `apply`\n", 1)[1].split("\n#", 1)[0]
+    return set(re.findall(r"^\| `([a-z_]+)` \|", section, flags=re.MULTILINE))
+
+
+@pytest.mark.parametrize(
+    ("variant", "choice", "players"),
+    ALL_CONFIGS,
+    ids=[f"{v}-{'+'.join(f'{k}={x}' for k, x in c) or 'defaults'}-{p}p" for v, c, p in ALL_CONFIGS],
+)
+def test_legality_has_one_source(
+    variant: str, choice: tuple[tuple[str, str], ...], players: int
+) -> None:
+    """At every state of a random hand, every action the notation can write is judged once.
+
+    An action in the legal set passes verify and is_legal; every other one is
+    refused with the reason code the independent model gives (which
+    spec/protocol.md documents), and the refusal leaves the hand as it was.
+    The legal-action generator and the refusal explanations cannot drift
+    apart, from each other or from the specification, without this failing.
+    """
+    rules = resolved(variant, choice)
+    documented = _protocol_reasons()
+    candidates = every_action(rules.max_pip)
+    rng = random.Random(f"one source {variant}{choice}{players}")
+    deal = Deal.shuffled(rules, players, rng)
+    hand, model = Hand(rules, deal), HandModel(rules, deal)
+    while True:
+        legal = set(hand.legal_actions())
+        assert legal == model.legal()
+        before = snapshot(hand)
+        # Every action with a tile of the seat to act, draw and pass, and a few
+        # others (their refusal, tile_not_in_hand or no_such_end, is the same for all).
+        held = set(hand.hand_of(hand.current)) if not hand.is_over else set()
+        mine = [a for a in candidates if not isinstance(a, Play) or a.tile in held]
+        others = [a for a in candidates if isinstance(a, Play) and a.tile not in held]
+        for action in mine + rng.sample(others, min(6, len(others))):
+            if action in legal:
+                assert hand.is_legal(action), action
+                hand.verify(action)
+                continue
+            assert not hand.is_legal(action), action
+            with pytest.raises(IllegalActionError) as refused:
+                hand.verify(action)
+            reason = refused.value.reason
+            assert reason.value in documented, (action, reason)
+            assert reason is model.refusal(action), (action, reason, hand.history)
+        assert snapshot(hand) == before
+        if hand.is_over:
+            break
+        action = sorted(legal, key=sort_key)[rng.randrange(len(legal))]
+        hand.apply(action)
+        model.apply(action)
 
 
 # --------------------------------------------------------------------------- records

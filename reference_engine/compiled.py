@@ -1,9 +1,14 @@
 """The rules compiled into lookup tables, once per variant and choice of options.
 
-Everything that differs between sources is read from the :class:`Rules` object
-here, and only here, following spec/SPEC.md sections 5 to 8. The hot path of
-the engine (:mod:`reference_engine.hand` and :mod:`reference_engine.deal`) then
-only indexes tables and tests booleans:
+Everything that differs between sources in the deal, the opening, placement
+and the turn is read from the :class:`Rules` object here, and only here,
+following spec/SPEC.md sections 5 to 8. The hot path of the engine
+(:mod:`reference_engine.hand` and :mod:`reference_engine.deal`) then only
+indexes tables and tests booleans. The boundary: the hand keeps the rules
+object only to cite a rule's sources in a refusal and to hand it to
+:mod:`reference_engine.scoring`, which reads the scoring rules (sections 9
+and 10) itself; the match reads the target and the designated opener's
+rotation (section 10.5, 6.2). The tables:
 
 * every tile of the set gets an index; hands are bitmasks over those indices;
 * the numbers that depend on the player count (hand size, reserve) are looked
@@ -18,7 +23,8 @@ only indexes tables and tests booleans:
   legal action a hand offers is one of them (or the opening play of a tile,
   or ``DRAW`` or ``PASS``), so the engine can recognise an action it offered
   by identity, without comparing fields;
-* the turn rules (section 8) become a handful of booleans.
+* the opening rules (section 6) and the turn rules (section 8) become a
+  handful of booleans.
 """
 
 from __future__ import annotations
@@ -37,7 +43,9 @@ from .rules.vocabulary import (
     Fit,
     MatadorAccess,
     MatchRule,
+    NobodyHasDouble,
     Opener,
+    OpeningTile,
     OpenValues,
     PassWhen,
     Shape,
@@ -147,6 +155,18 @@ class Compiled:
             None if rules.opener is Opener.DESIGNATED else rules.opener is Opener.HIGHEST_DOUBLE
         )
         self.opening_plays: tuple[Play, ...] = tuple(Play(tile) for tile in self.tiles)
+        #: Whether the designated opener may open with any tile (``opening_tile: any_tile``).
+        self.opening_any_tile = rules.opening_tile is OpeningTile.ANY_TILE
+        #: Whether the right to open passes on from a designated seat without a double
+        #: to the next seat that holds one (``opener_lacks_double`` is given).
+        self.right_to_open_passes = rules.opener_lacks_double is not None
+        #: Whether a hand nobody can open is dealt again (``nobody_has_double: redeal``),
+        #: rather than opened by the designated seat drawing until a double comes.
+        self.redeal_without_double = rules.nobody_has_double is NobodyHasDouble.REDEAL
+        #: Whether the opener also lays the next tile (``opener_plays_again``, SPEC 6.5).
+        self.opener_plays_again = bool(rules.opener_plays_again)
+        #: The rule that says which tiles may open, named when a wrong opening is refused.
+        self.opening_rule = "opening_tile" if rules.opener is Opener.DESIGNATED else "opener"
         # ---- end kinds and placements (SPEC section 7)
         self.kinds: list[OpenEnd] = []
         self.kind_id: dict[OpenEnd, int] = {}
@@ -190,6 +210,11 @@ class Compiled:
         #: player may pass even though it fits (``may_play_drawn``).
         self.after_draw_any_tile = after is AfterSingleDraw.MAY_PLAY_ANY
         self.after_draw_may_pass = after is AfterSingleDraw.MAY_PLAY_DRAWN
+
+    def reserve_for(self, players: int) -> int:
+        """The tiles left in the boneyard with ``players`` (KeyError when the rules give none)."""
+        reserve = self.reserve.get(players)
+        return self.rules.reserve.for_players(players) if reserve is None else reserve
 
     # ---- tiles
 

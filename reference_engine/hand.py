@@ -29,12 +29,6 @@ from .compiled import Compiled, OpenEnd, compiled
 from .deal import Deal, seats_after
 from .errors import DealError, IllegalActionError, Reason
 from .rules.model import Rules
-from .rules.vocabulary import (
-    AfterSingleDraw,
-    NobodyHasDouble,
-    Opener,
-    OpeningTile,
-)
 from .scoring import Outcome, Termination, score
 from .tiles import Tile
 
@@ -74,8 +68,7 @@ class Hand:
         self._hands = [sum(map(bit, hand)) for hand in deal.hands]  # tiles are distinct
         self._boneyard = list(map(table.index.__getitem__, deal.boneyard))
         self._drawn = 0
-        reserve = table.reserve.get(players)
-        self._reserve = rules.reserve.for_players(players) if reserve is None else reserve
+        self._reserve = table.reserve_for(players)
         #: Draws in play are allowed while fewer than this many tiles have been drawn.
         self._draw_limit = len(self._boneyard) - self._reserve if table.draws else 0
         self._ends: list[int] = []
@@ -229,14 +222,14 @@ class Hand:
     # ------------------------------------------------------------------ the opening
 
     def _choose_opener(self) -> None:
-        rules, table = self.rules, self.table
+        table = self.table
         doubles = table.opening_doubles
         highest = table.highest_double_opens
         if highest is not None:
             self._open_with_double(highest)
             return
         designated = self._designated()
-        if rules.opening_tile is OpeningTile.ANY_TILE:
+        if table.opening_any_tile:
             self._set_opening(designated, self._hands[designated])
             return
         for seat in [designated, *seats_after(designated, self.players)[:-1]]:
@@ -244,7 +237,7 @@ class Hand:
             if held:
                 self._set_opening(seat, 1 << held[-1])
                 return
-            if rules.opener_lacks_double is None:
+            if not table.right_to_open_passes:
                 break
         self._nobody_has_double()
 
@@ -270,7 +263,7 @@ class Hand:
         self._opening_tiles = tiles
 
     def _nobody_has_double(self) -> None:
-        if self.rules.nobody_has_double is NobodyHasDouble.REDEAL:
+        if self.table.redeal_without_double:
             self._finish(Termination.REDEAL)
             return
         self._draw_for_double = True
@@ -355,7 +348,7 @@ class Hand:
         self._draw_for_double = False
         if not self._hands[seat]:
             self._finish(Termination.DOMINO, went_out=seat)
-        elif self.rules.opener_plays_again:
+        elif self.table.opener_plays_again:
             self._forced_play = True
         else:
             self._next_turn()
@@ -441,11 +434,10 @@ class Hand:
                     "nobody_has_double",
                 )
             allowed = ", ".join(str(a) for a in self._opening_actions())
-            rule = "opening_tile" if self.rules.opener is Opener.DESIGNATED else "opener"
             return self._refuse(
                 Reason.WRONG_OPENING,
                 f"{play.tile} cannot open this hand (open with: {allowed})",
-                rule,
+                self.table.opening_rule,
             )
         if play.end is None:
             return self._refuse(
@@ -459,7 +451,7 @@ class Hand:
         if (
             self._single_drawn is not None
             and index != self._single_drawn
-            and self.rules.after_single_draw is not AfterSingleDraw.MAY_PLAY_ANY
+            and not self.table.after_draw_any_tile
         ):
             drawn = self.table.tiles[self._single_drawn]
             return self._refuse(

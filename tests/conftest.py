@@ -39,6 +39,24 @@ _CITE = """\
 pytest_plugins = ("pytester",)
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--slow",
+        action="store_true",
+        help="also run the tests marked slow (PDF sheets, hostile-input subprocesses); CI does",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip the tests marked slow unless ``--slow`` is given."""
+    if config.getoption("--slow"):
+        return
+    skip = pytest.mark.skip(reason="slow: run with --slow (CI does)")
+    for item in items:
+        if item.get_closest_marker("slow") is not None:
+            item.add_marker(skip)
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
     """Load the Hypothesis profile named by ``HYPOTHESIS_PROFILE`` before any test module.

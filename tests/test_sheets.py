@@ -405,6 +405,7 @@ def pdfs(sheets: dict[tuple[str, str], Sheet]) -> dict[tuple[str, str], tuple[in
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("variant", "lang"), PDF_SHEETS)
 def test_pdf(pdfs: dict[tuple[str, str], tuple[int, str]], variant: str, lang: str) -> None:
     rules = resolve(variant)
@@ -420,6 +421,7 @@ def test_pdf(pdfs: dict[tuple[str, str], tuple[int, str]], variant: str, lang: s
     assert isinstance(heading, str) and heading in text
 
 
+@pytest.mark.slow
 def test_pdf_finds_the_rules_that_differ(pdfs: dict[tuple[str, str], tuple[int, str]]) -> None:
     def text(key: tuple[str, str]) -> str:
         return flat(pdfs[key][1])
@@ -497,6 +499,7 @@ def test_cli_html_to_file(matador: Callable[..., Any], tmp_path: Path) -> None:
     assert "<svg" in html and "crosswise" in html and "<b>english</b>" in html
 
 
+@pytest.mark.slow
 def test_cli_pdf_default_file(
     matador: Callable[..., Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

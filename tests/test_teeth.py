@@ -177,6 +177,7 @@ def test_there_are_at_least_ten_mutants() -> None:
     assert len(MUTANTS) >= 10
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_every_mutant_is_caught_by_at_least_one_case(name: str) -> None:
     with _engine_for(name) as factory:

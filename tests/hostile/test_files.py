@@ -32,6 +32,9 @@ from reference_engine.safeio import DEFAULT_LIMITS, FileKind
 
 from .harness import Finished, matador_argv, run_matador
 
+#: Every test here runs the real command in subprocesses: slow (run with --slow).
+pytestmark = pytest.mark.slow
+
 REPO = Path(__file__).resolve().parents[2]
 SHIPPED_VARIANT = REPO / "variants" / "gamerules-com.yaml"
 YAML_LIMIT = DEFAULT_LIMITS[FileKind.YAML]

@@ -25,6 +25,9 @@ from reference_engine.safeio import DEFAULT_LIMITS, FileKind
 
 from .harness import Finished, run_matador
 
+#: Every test here runs the real command in subprocesses: slow (run with --slow).
+pytestmark = pytest.mark.slow
+
 #: Corruptions run through the command line: every kind of finding, every part of a record.
 THROUGH_THE_COMMAND = [
     "players-1",

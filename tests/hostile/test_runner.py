@@ -18,6 +18,9 @@ from reference_engine.exits import ExitStatus
 
 from .harness import HERE, Signal, fake_engine, run_matador
 
+#: Every test here runs the real command in subprocesses: slow (run with --slow).
+pytestmark = pytest.mark.slow
+
 CASES = Path(__file__).resolve().parents[2] / "conformance" / "cases"
 #: Two case runs (gamerules-com and britannica-1911), from one small file.
 TWO = ("--cases", str(CASES / "survey-opening.yaml"))

@@ -28,6 +28,9 @@ from reference_engine.rules import Catalog
 
 from .harness import run_matador
 
+#: Every test here runs the real command in subprocesses: slow (run with --slow).
+pytestmark = pytest.mark.slow
+
 HELLO: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL_VERSION}
 MATCH: dict[str, Any] = {
     "type": "new_match",

@@ -13,6 +13,7 @@ ten times the examples, freshly random.
 from __future__ import annotations
 
 import io
+import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,6 +65,23 @@ def pytest_configure(config: pytest.Config) -> None:
     It runs before Hypothesis's own plugin, so ``--hypothesis-profile`` still wins.
     """
     load_profile()
+
+
+#: The source texts, beside the checkout as the project lays them out
+#: (MATADOR_SOURCES names another place).
+SOURCES = Path(os.environ.get("MATADOR_SOURCES", REPO.parent / "shared" / "sources"))
+
+
+@pytest.fixture(scope="session")
+def source_texts() -> Path:
+    """The folder of the source texts; a clear failure, never a skip, when it is missing."""
+    if not SOURCES.is_dir() or not any(SOURCES.glob("*.txt")):
+        pytest.fail(
+            f"the source texts are not at {SOURCES}: the tests that compare the project "
+            "with its sources need shared/sources beside the checkout (or MATADOR_SOURCES)",
+            pytrace=False,
+        )
+    return SOURCES
 
 
 def edit(text: str, old: str, new: str) -> str:

@@ -389,8 +389,6 @@ def test_notes_keep_advice_and_custom_apart_from_rules() -> None:
 
 # --------------------------------------------------------------------------- own words
 
-SOURCES = Path(__file__).resolve().parents[2] / "shared" / "sources"
-
 
 def _words(text: str) -> list[str]:
     return re.findall(r"\w+", text.lower())
@@ -407,12 +405,11 @@ def _strings(node: object) -> list[str]:
     return []
 
 
-@pytest.mark.skipif(not SOURCES.is_dir(), reason="the source texts are not beside the checkout")
-def test_no_sentence_is_copied_from_the_sources() -> None:
+def test_no_sentence_is_copied_from_the_sources(source_texts: Path) -> None:
     """No run of eight words from a source text appears in a variant file."""
     run = 8
     source_runs: set[tuple[str, ...]] = set()
-    for path in SOURCES.iterdir():
+    for path in source_texts.iterdir():
         if path.name in registry().texts.values():
             words = _words(path.read_text(encoding="utf-8"))
             source_runs.update(tuple(words[i : i + run]) for i in range(len(words) - run + 1))

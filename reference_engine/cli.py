@@ -15,11 +15,15 @@ away, a full disk) ends the command with a clear status instead of a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
+import io
 import json
 import math
 import os
 import random
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO, cast
@@ -285,9 +289,15 @@ def _seconds(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: give a finite, positive number of seconds")
+    if not math.isfinite(value) or value <= 0 or value > MAX_SECONDS:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give a positive number of seconds, at most {MAX_SECONDS:,}"
+        )
     return value
+
+
+#: The longest deadline a command takes: a day.
+MAX_SECONDS = 86_400
 
 
 def _option_argument(parser: _Parser) -> None:
@@ -690,13 +700,49 @@ _COMMANDS = {
 }
 
 
+class _ClosedStream(io.StringIO):
+    """A standard stream the shell closed (``matador list >&-``): writing to it fails."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
+class _QuietErrors(io.TextIOBase):
+    """Standard error that never fails a command: a message that cannot be shown is dropped."""
+
+    def __init__(self, stream: TextIO | None) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        if self._stream is not None:
+            with contextlib.suppress(OSError, ValueError):
+                self._stream.write(text)
+                self._stream.flush()
+        return len(text)
+
+    def isatty(self) -> bool:
+        return self._stream is not None and self._stream.isatty()
+
+
 def main() -> None:
     """Console entry point."""
+    stdout: TextIO = sys.stdout if sys.stdout is not None else _ClosedStream()
+    stderr = cast(TextIO, _QuietErrors(sys.stderr))
     try:
-        status = run(sys.argv[1:], sys.stdout, sys.stderr)
+        status = run(sys.argv[1:], stdout, stderr)
     except KeyboardInterrupt:
         # Ctrl-C outside a command that handles it (conform does): end quietly.
         status = ExitStatus.INTERRUPTED
+    if sys.stdout is None:
+        sys.exit(status)
+    if threading.active_count() > 1:
+        # Code under test (an in-process engine) left a thread running: do not wait
+        # for it at exit, which could be for ever.
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdout.flush()
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.flush()
+        os._exit(status)
     try:
         sys.stdout.flush()
     except OSError:

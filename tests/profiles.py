@@ -76,4 +76,6 @@ def examples(count: int) -> int:
     The profile's ``max_examples`` over Hypothesis's default of 100 is the factor:
     ``examples(30)`` is 30 by default and 300 under ``thorough``.
     """
-    return max(1, count * settings.default.max_examples // BASE_EXAMPLES)
+    current = settings.default
+    assert current is not None, "no Hypothesis profile is loaded"
+    return max(1, count * current.max_examples // BASE_EXAMPLES)

@@ -14,8 +14,10 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -30,6 +32,9 @@ from reference_engine.rules import (
 )
 from reference_engine.rules.catalog import variants_dir
 
+if TYPE_CHECKING:
+    from conftest import CliResult
+
 REPO = Path(__file__).resolve().parents[1]
 
 #: One problem as ``validate`` and ``show`` print it: file:line:col: $.path: message (fix)
@@ -37,6 +42,13 @@ PROBLEM_LINE = re.compile(
     r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): (?P<path>\$\S*): (?P<message>.+) \((?P<fix>.+)\)$"
 )
 SUMMARY_LINE = re.compile(r"^(?P<count>\d+) problem\(s\) in (?P<files>\d+) file\(s\) checked$")
+
+
+def parsed(pattern: re.Pattern[str], line: str) -> re.Match[str]:
+    """The match of ``pattern`` at the start of ``line``; the test fails if there is none."""
+    match = pattern.match(line)
+    assert match is not None, f"{line!r} does not match {pattern.pattern!r}"
+    return match
 
 
 def shipped_ids() -> list[str]:
@@ -127,7 +139,11 @@ def _bad_file_params() -> list[object]:
 
 
 @pytest.fixture(params=_bad_file_params())
-def bad_file(request, variant_text, write_yaml) -> tuple[Path, BadFile]:
+def bad_file(
+    request: pytest.FixtureRequest,
+    variant_text: Callable[..., str],
+    write_yaml: Callable[..., Path],
+) -> tuple[Path, BadFile]:
     """A broken variant file written to tmp_path, with its description."""
     case: BadFile = request.param
     if case.content is not None:
@@ -140,7 +156,9 @@ def bad_file(request, variant_text, write_yaml) -> tuple[Path, BadFile]:
 # --------------------------------------------------------------------------- validate
 
 
-def test_validate_without_arguments_checks_every_shipped_variant(matador):
+def test_validate_without_arguments_checks_every_shipped_variant(
+    matador: Callable[..., CliResult],
+) -> None:
     result = matador("validate")
 
     assert result.code == 0, result.err
@@ -149,7 +167,9 @@ def test_validate_without_arguments_checks_every_shipped_variant(matador):
         assert variant_id in result.out
 
 
-def test_validate_good_file_exits_0_and_names_it(matador, write_variant):
+def test_validate_good_file_exits_0_and_names_it(
+    matador: Callable[..., CliResult], write_variant: Callable[..., Path]
+) -> None:
     path = write_variant("my-variant")
 
     result = matador("validate", path)
@@ -159,14 +179,18 @@ def test_validate_good_file_exits_0_and_names_it(matador, write_variant):
     assert result.err == ""
 
 
-def test_validate_shipped_file_by_path_exits_0(matador, shipped_variant):
+def test_validate_shipped_file_by_path_exits_0(
+    matador: Callable[..., CliResult], shipped_variant: Path
+) -> None:
     result = matador("validate", shipped_variant)
 
     assert result.code == 0, result.err
     assert "gamerules-com" in result.out
 
 
-def test_validate_bad_file_exits_1_with_one_located_line_per_problem(matador, bad_file):
+def test_validate_bad_file_exits_1_with_one_located_line_per_problem(
+    matador: Callable[..., CliResult], bad_file: tuple[Path, BadFile]
+) -> None:
     path, case = bad_file
 
     result = matador("validate", path)
@@ -179,11 +203,13 @@ def test_validate_bad_file_exits_1_with_one_located_line_per_problem(matador, ba
         match = PROBLEM_LINE.match(line)
         assert match, line
         assert match["file"] == str(path)
-    assert any(PROBLEM_LINE.match(line)["path"] == case.json_path for line in problems)
-    assert SUMMARY_LINE.match(summary)["count"] == str(len(problems))
+    assert any(parsed(PROBLEM_LINE, line)["path"] == case.json_path for line in problems)
+    assert parsed(SUMMARY_LINE, summary)["count"] == str(len(problems))
 
 
-def test_validate_reports_every_problem_of_a_file(matador, write_variant):
+def test_validate_reports_every_problem_of_a_file(
+    matador: Callable[..., CliResult], write_variant: Callable[..., Path]
+) -> None:
     path = write_variant(
         replace=[
             ("value: highest_double", "value: biggest_double"),
@@ -199,19 +225,27 @@ def test_validate_reports_every_problem_of_a_file(matador, write_variant):
     assert len(result.err_lines) == 4
 
 
-def test_validate_reports_problems_of_every_file_given(matador, write_yaml, child_text):
+def test_validate_reports_problems_of_every_file_given(
+    matador: Callable[..., CliResult],
+    write_yaml: Callable[..., Path],
+    child_text: Callable[..., str],
+) -> None:
     orphan = write_yaml(child_text("orphan", "no-such-variant"), "orphan.yaml")
     broken = write_yaml("a: [1, 2\n", "broken.yaml")
 
     result = matador("validate", orphan, broken)
 
     assert result.code == 1
-    files = {PROBLEM_LINE.match(line)["file"] for line in result.err_lines[:-1]}
+    files = {parsed(PROBLEM_LINE, line)["file"] for line in result.err_lines[:-1]}
     assert files == {str(orphan), str(broken)}
     assert result.err_lines[-1] == "2 problem(s) in 2 file(s) checked"
 
 
-def test_validate_child_of_shipped_variant_exits_0(matador, write_yaml, child_text):
+def test_validate_child_of_shipped_variant_exits_0(
+    matador: Callable[..., CliResult],
+    write_yaml: Callable[..., Path],
+    child_text: Callable[..., str],
+) -> None:
     text = child_text("child", "gamerules-com", rules={"hand_size": "{two: 6, three: 5, four: 4}"})
 
     result = matador("validate", write_yaml(text, "child.yaml"))
@@ -220,14 +254,18 @@ def test_validate_child_of_shipped_variant_exits_0(matador, write_yaml, child_te
     assert "child" in result.out
 
 
-def test_validate_directory_is_a_usage_error(matador, tmp_path):
+def test_validate_directory_is_a_usage_error(
+    matador: Callable[..., CliResult], tmp_path: Path
+) -> None:
     result = matador("validate", tmp_path)
 
     assert result.code == 2
     assert result.err == f"matador validate: {tmp_path} is a directory; give variant files\n"
 
 
-def test_validate_missing_file_exits_1_and_names_it(matador, tmp_path):
+def test_validate_missing_file_exits_1_and_names_it(
+    matador: Callable[..., CliResult], tmp_path: Path
+) -> None:
     path = tmp_path / "absent.yaml"
 
     result = matador("validate", path)
@@ -237,7 +275,9 @@ def test_validate_missing_file_exits_1_and_names_it(matador, tmp_path):
     assert "(check the path)" in result.err_lines[0]
 
 
-def test_alias_bomb_is_rejected_quickly_by_validate(matador, write_yaml):
+def test_alias_bomb_is_rejected_quickly_by_validate(
+    matador: Callable[..., CliResult], write_yaml: Callable[..., Path]
+) -> None:
     levels = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
     for level in range(1, 9):
         alias = f"*a{level - 1}"
@@ -253,7 +293,7 @@ def test_alias_bomb_is_rejected_quickly_by_validate(matador, write_yaml):
 # --------------------------------------------------------------------------- list
 
 
-def test_list_prints_every_shipped_variant_id(matador):
+def test_list_prints_every_shipped_variant_id(matador: Callable[..., CliResult]) -> None:
     result = matador("list")
 
     assert result.code == 0
@@ -261,15 +301,17 @@ def test_list_prints_every_shipped_variant_id(matador):
     assert listed == set(shipped_ids())
 
 
-def test_list_names_each_variant_publication(matador):
+def test_list_names_each_variant_publication(matador: Callable[..., CliResult]) -> None:
     result = matador("list")
 
     assert re.search(r"^gamerules-com +gamerules\.com, Matador$", result.out, re.MULTILINE)
 
 
 def test_list_survives_a_shipped_variant_with_unknown_publication(
-    matador, write_variant, monkeypatch
-):
+    matador: Callable[..., CliResult],
+    write_variant: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     path = write_variant(
         replace=[("publication: gamerules-com\nsummary", "publication: x\nsummary")]
     )
@@ -281,7 +323,7 @@ def test_list_survives_a_shipped_variant_with_unknown_publication(
     assert "my-variant" in result.out
 
 
-def test_list_runs_as_a_module():
+def test_list_runs_as_a_module() -> None:
     completed = subprocess.run(
         [sys.executable, "-m", "reference_engine.cli", "list"],
         cwd=REPO,
@@ -299,7 +341,7 @@ def test_list_runs_as_a_module():
 # --------------------------------------------------------------------------- show
 
 
-def test_show_prints_rules_with_their_citations(matador):
+def test_show_prints_rules_with_their_citations(matador: Callable[..., CliResult]) -> None:
     result = matador("show", "gamerules-com")
 
     assert result.code == 0, result.err
@@ -309,7 +351,7 @@ def test_show_prints_rules_with_their_citations(matador):
     assert following.startswith("      cites gamerules.com, Matador [text 000, opening paragraphs]")
 
 
-def test_show_prints_the_gap_behind_an_uncited_rule(matador):
+def test_show_prints_the_gap_behind_an_uncited_rule(matador: Callable[..., CliResult]) -> None:
     result = matador("show", "gamerules-com")
 
     lines = result.out.splitlines()
@@ -318,37 +360,38 @@ def test_show_prints_the_gap_behind_an_uncited_rule(matador):
 
 
 @pytest.fixture(scope="module")
-def shown_json():
+def shown_json() -> dict[str, Any]:
     out, err = io.StringIO(), io.StringIO()
     assert run(["show", "gamerules-com", "--json"], out, err) == 0, err.getvalue()
-    return json.loads(out.getvalue())
+    shown: dict[str, Any] = json.loads(out.getvalue())
+    return shown
 
 
-def test_show_json_gives_max_pip_6(shown_json):
+def test_show_json_gives_max_pip_6(shown_json: dict[str, Any]) -> None:
     assert shown_json["rules"]["max_pip"]["value"] == 6
 
 
-def test_show_json_every_set_rule_has_a_citation_or_a_gap(shown_json):
+def test_show_json_every_set_rule_has_a_citation_or_a_gap(shown_json: dict[str, Any]) -> None:
     for name, entry in shown_json["rules"].items():
         if entry["set_by"] is not None:
             assert entry["cite"] or entry["gap"], name
 
 
-def test_show_json_unset_rules_are_the_inapplicable_ones(shown_json):
+def test_show_json_unset_rules_are_the_inapplicable_ones(shown_json: dict[str, Any]) -> None:
     for name, entry in shown_json["rules"].items():
         if entry["set_by"] is None:
             assert entry["value"] is None, name
             assert entry["applicable"] is False, name
 
 
-def test_show_json_citations_are_complete(shown_json):
+def test_show_json_citations_are_complete(shown_json: dict[str, Any]) -> None:
     for name, entry in shown_json["rules"].items():
         for citation in entry["cite"]:
             assert set(citation) == {"publication", "text", "section", "says"}, name
             assert all(citation.values()), name
 
 
-def test_show_with_option_shows_the_rule_it_sets(matador):
+def test_show_with_option_shows_the_rule_it_sets(matador: Callable[..., CliResult]) -> None:
     result = matador("show", "gamerules-com", "-o", "draw=pass")
 
     assert result.code == 0, result.err
@@ -357,7 +400,7 @@ def test_show_with_option_shows_the_rule_it_sets(matador):
     assert "  draw=pass  (chosen)  (also: until_playable, reserve_two, one_then_pass)" in lines
 
 
-def test_show_json_with_option_records_the_option(matador):
+def test_show_json_with_option_records_the_option(matador: Callable[..., CliResult]) -> None:
     result = matador("show", "gamerules-com", "--option", "draw=pass", "--json")
 
     draw_when = json.loads(result.out)["rules"]["draw_when"]
@@ -365,7 +408,9 @@ def test_show_json_with_option_records_the_option(matador):
     assert draw_when["set_by"] == {"variant": "gamerules-com", "option": "draw=pass"}
 
 
-def test_show_unknown_variant_exits_1_listing_the_known_ones(matador):
+def test_show_unknown_variant_exits_1_listing_the_known_ones(
+    matador: Callable[..., CliResult],
+) -> None:
     result = matador("show", "nope")
 
     assert result.code == 1
@@ -376,7 +421,9 @@ def test_show_unknown_variant_exits_1_listing_the_known_ones(matador):
 
 
 @pytest.mark.parametrize("option", ["draw", "=pass", "draw="])
-def test_show_option_without_name_equals_value_exits_1(matador, option):
+def test_show_option_without_name_equals_value_exits_1(
+    matador: Callable[..., CliResult], option: str
+) -> None:
     result = matador("show", "gamerules-com", "--option", option)
 
     assert result.code == 1
@@ -386,7 +433,7 @@ def test_show_option_without_name_equals_value_exits_1(matador, option):
     ]
 
 
-def test_option_without_equals_sign_is_bad_option_syntax():
+def test_option_without_equals_sign_is_bad_option_syntax() -> None:
     with pytest.raises(OptionError) as raised:
         parse_option_assignments(["draw"])
 
@@ -403,14 +450,16 @@ def test_option_without_equals_sign_is_bad_option_syntax():
         ),
     ],
 )
-def test_show_unknown_option_or_value_exits_1(matador, option, expected):
+def test_show_unknown_option_or_value_exits_1(
+    matador: Callable[..., CliResult], option: str, expected: str
+) -> None:
     result = matador("show", "gamerules-com", "-o", option)
 
     assert result.code == 1
     assert result.err_lines[0].startswith(expected)
 
 
-def test_show_option_given_twice_differently_exits_1(matador):
+def test_show_option_given_twice_differently_exits_1(matador: Callable[..., CliResult]) -> None:
     result = matador("show", "gamerules-com", "-o", "draw=pass", "-o", "draw=reserve_two")
 
     assert result.code == 1
@@ -420,7 +469,7 @@ def test_show_option_given_twice_differently_exits_1(matador):
 # --------------------------------------------------------------------------- usage
 
 
-def test_no_arguments_prints_help_and_exits_2(matador):
+def test_no_arguments_prints_help_and_exits_2(matador: Callable[..., CliResult]) -> None:
     result = matador()
 
     assert result.code == 2
@@ -429,7 +478,7 @@ def test_no_arguments_prints_help_and_exits_2(matador):
         assert command in result.out
 
 
-def test_help_exits_0(matador):
+def test_help_exits_0(matador: Callable[..., CliResult]) -> None:
     result = matador("--help")
 
     assert result.code == 0
@@ -445,7 +494,9 @@ def test_help_exits_0(matador):
         pytest.param(["list", "extra"], "unrecognized arguments", id="extra-argument"),
     ],
 )
-def test_usage_error_exits_2_with_one_line(matador, argv, message):
+def test_usage_error_exits_2_with_one_line(
+    matador: Callable[..., CliResult], argv: list[str], message: str
+) -> None:
     result = matador(*argv)
 
     assert result.code == 2
@@ -472,16 +523,17 @@ class _FailingOutput(io.StringIO):
 
 
 @pytest.mark.parametrize("argv", [["list"], ["compare"], ["show", "gamerules-com", "--json"]])
-def test_closed_standard_output_ends_quietly_with_status_141(argv):
+def test_closed_standard_output_ends_quietly_with_status_141(argv: list[str]) -> None:
     err = io.StringIO()
 
     code = run(argv, _FailingOutput(BrokenPipeError(32, "Broken pipe"), room=100), err)
 
-    assert code == ExitStatus.BROKEN_PIPE == 141
+    assert code == ExitStatus.BROKEN_PIPE
+    assert ExitStatus.BROKEN_PIPE.value == 141
     assert err.getvalue() == ""
 
 
-def test_full_disk_on_standard_output_is_one_clear_line():
+def test_full_disk_on_standard_output_is_one_clear_line() -> None:
     err = io.StringIO()
     full = _FailingOutput(OSError(errno.ENOSPC, "No space left on device"))
 
@@ -491,7 +543,7 @@ def test_full_disk_on_standard_output_is_one_clear_line():
     assert err.getvalue() == "matador compare: cannot write the output: No space left on device\n"
 
 
-def test_help_to_a_closed_output_ends_quietly():
+def test_help_to_a_closed_output_ends_quietly() -> None:
     err = io.StringIO()
 
     assert run(["--help"], _FailingOutput(BrokenPipeError()), err) == ExitStatus.BROKEN_PIPE
@@ -500,7 +552,9 @@ def test_help_to_a_closed_output_ends_quietly():
 
 @pytest.mark.parametrize("command", ["validate", "conform", "explain", "replay"])
 @pytest.mark.parametrize("value", ["0", "-1", "abc", "1.5", ""])
-def test_max_bytes_must_be_a_positive_whole_number(matador, command, value):
+def test_max_bytes_must_be_a_positive_whole_number(
+    matador: Callable[..., CliResult], command: str, value: str
+) -> None:
     result = matador(command, "--max-bytes", value, "--help")
 
     assert result.code == 2
@@ -510,7 +564,9 @@ def test_max_bytes_must_be_a_positive_whole_number(matador, command, value):
     ]
 
 
-def test_validate_max_bytes_lowers_and_raises_the_limit(matador, write_variant):
+def test_validate_max_bytes_lowers_and_raises_the_limit(
+    matador: Callable[..., CliResult], write_variant: Callable[..., Path]
+) -> None:
     path = write_variant()
     size = path.stat().st_size
 
@@ -525,7 +581,9 @@ def test_validate_max_bytes_lowers_and_raises_the_limit(matador, write_variant):
     assert exact.code == 0, exact.err
 
 
-def test_validate_pipe_is_refused_without_blocking(matador, tmp_path):
+def test_validate_pipe_is_refused_without_blocking(
+    matador: Callable[..., CliResult], tmp_path: Path
+) -> None:
     path = tmp_path / "pipe.yaml"
     os.mkfifo(path)
 
@@ -537,7 +595,9 @@ def test_validate_pipe_is_refused_without_blocking(matador, tmp_path):
     )
 
 
-def test_explain_situation_with_yaml_1_1_boolean_is_located(matador, tmp_path):
+def test_explain_situation_with_yaml_1_1_boolean_is_located(
+    matador: Callable[..., CliResult], tmp_path: Path
+) -> None:
     path = tmp_path / "table.yaml"
     path.write_text("players: 2\nhand: [3-4]\nends: [0, 3]\naction: off\n", encoding="utf-8")
 
@@ -555,7 +615,9 @@ def test_explain_situation_with_yaml_1_1_boolean_is_located(matador, tmp_path):
         pytest.param(lambda tmp: Path("/dev/null"), "a character device", id="device"),
     ],
 )
-def test_sheet_output_that_cannot_be_written_is_said_before_any_work(matador, tmp_path, make, says):
+def test_sheet_output_that_cannot_be_written_is_said_before_any_work(
+    matador: Callable[..., CliResult], tmp_path: Path, make: Callable[[Path], Path], says: str
+) -> None:
     path = make(tmp_path)
 
     result = matador("sheet", "gamerules-com", "--format", "markdown", "-o", path)
@@ -566,7 +628,9 @@ def test_sheet_output_that_cannot_be_written_is_said_before_any_work(matador, tm
     assert says in result.err
 
 
-def test_sheet_failing_after_the_check_keeps_the_existing_file(matador, tmp_path, monkeypatch):
+def test_sheet_failing_after_the_check_keeps_the_existing_file(
+    matador: Callable[..., CliResult], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from reference_engine.sheets import render
 
     path = tmp_path / "sheet.md"
@@ -592,7 +656,7 @@ def test_sheet_failing_after_the_check_keeps_the_existing_file(matador, tmp_path
     ],
     ids=["show", "play", "odds"],
 )
-def test_json_output_is_strict_json(matador, argv):
+def test_json_output_is_strict_json(matador: Callable[..., CliResult], argv: list[str]) -> None:
     result = matador(*argv)
 
     def refuse(constant: str) -> None:
@@ -602,7 +666,7 @@ def test_json_output_is_strict_json(matador, argv):
     json.loads(result.out, parse_constant=refuse)
 
 
-def test_json_output_refuses_nan_rather_than_writing_it():
+def test_json_output_refuses_nan_rather_than_writing_it() -> None:
     from reference_engine.cli import _json_text
 
     with pytest.raises(ValueError, match="not JSON compliant"):

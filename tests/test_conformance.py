@@ -15,18 +15,19 @@ from xml.etree import ElementTree
 import pytest
 
 from reference_engine.cli import run
-from reference_engine.conformance.cases import load_cases
+from reference_engine.conformance.cases import Target, load_cases
 from reference_engine.conformance.codes import ErrorCode
 from reference_engine.conformance.coverage import coverage_report
 from reference_engine.conformance.engine import (
     EngineFailure,
+    EngineInfo,
     EngineRefusal,
     FailureKind,
     ReferenceEngine,
 )
 from reference_engine.conformance.process import ProcessEngine
 from reference_engine.conformance.report import WRITERS
-from reference_engine.conformance.runner import Runner, Target, Verdict, differential, select
+from reference_engine.conformance.runner import CaseRun, Runner, Verdict, differential, select
 from reference_engine.conformance.server import (
     MAX_LINE_BYTES,
     REQUEST_TYPES,
@@ -153,13 +154,15 @@ def test_selecting_by_case_glob_variant_and_rule() -> None:
 
 
 @pytest.fixture(scope="module")
-def some_runs() -> tuple[list, object]:  # type: ignore[type-arg]
+def some_runs() -> tuple[list[CaseRun], EngineInfo | None]:
     runner = Runner(ReferenceEngine)
     runs = runner.run(select(CASES, case_globs=["survey-*"]))
     return runs, runner.info
 
 
-def test_json_report_has_header_lines_and_footer(some_runs) -> None:  # type: ignore[no-untyped-def]
+def test_json_report_has_header_lines_and_footer(
+    some_runs: tuple[list[CaseRun], EngineInfo | None],
+) -> None:
     runs, info = some_runs
     out = io.StringIO()
     WRITERS["json"](runs, info, out)
@@ -183,7 +186,9 @@ def test_json_report_has_header_lines_and_footer(some_runs) -> None:  # type: ig
     }
 
 
-def test_junit_report_is_xml_with_one_testcase_per_run(some_runs) -> None:  # type: ignore[no-untyped-def]
+def test_junit_report_is_xml_with_one_testcase_per_run(
+    some_runs: tuple[list[CaseRun], EngineInfo | None],
+) -> None:
     runs, info = some_runs
     out = io.StringIO()
     WRITERS["junit"](runs, info, out)
@@ -192,7 +197,9 @@ def test_junit_report_is_xml_with_one_testcase_per_run(some_runs) -> None:  # ty
     assert len(root.findall(".//testcase")) == len(runs)
 
 
-def test_markdown_report_is_a_table(some_runs) -> None:  # type: ignore[no-untyped-def]
+def test_markdown_report_is_a_table(
+    some_runs: tuple[list[CaseRun], EngineInfo | None],
+) -> None:
     runs, info = some_runs
     out = io.StringIO()
     WRITERS["markdown"](runs, info, out)

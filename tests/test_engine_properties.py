@@ -723,8 +723,9 @@ class HandMachine(RuleBasedStateMachine):
         legal = model.legal()  # equal to the engine's (check_against_model)
         held = model.hands[model.current]
         pool = [a for a in every_action(self.variant_rules.max_pip) if a not in legal]
-        if kind == "draw or pass" and {DRAW, PASS} - legal:
-            pool = sorted({DRAW, PASS} - legal, key=sort_key)
+        draw_or_pass: set[AnyAction] = {DRAW, PASS}
+        if kind == "draw or pass" and draw_or_pass - legal:
+            pool = sorted(draw_or_pass - legal, key=sort_key)
         elif kind == "own tile":
             pool = [a for a in pool if isinstance(a, Play) and a.tile in held] or pool
         action = data.draw(st.sampled_from(pool), label="illegal")
@@ -826,7 +827,8 @@ class HandMachine(RuleBasedStateMachine):
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_hand_state_machine(variant: str) -> None:
     run_state_machine_as_test(
-        lambda: HandMachine(CONFIGS[variant]),
+        # Hypothesis documents any factory of machines here; its annotation says a class.
+        lambda: HandMachine(CONFIGS[variant]),  # type: ignore[arg-type]
         # The profile (tests/profiles.py) adds the rest: derandomized, no deadline,
         # no too-slow health check (the first example builds the placement tables).
         settings=settings(max_examples=examples(30), stateful_step_count=30),
@@ -943,7 +945,10 @@ def test_record_round_trip_and_corruption(
     # Put one illegal action in place of a legal one: replay stops exactly there.
     played = [i for i, raw in enumerate(record["hands"]) if raw["actions"]]
     if not played:  # every hand was a redeal: nothing to corrupt
-        assert all(hand.outcome.termination is Termination.REDEAL for hand in match.hands)
+        assert all(
+            hand.outcome is not None and hand.outcome.termination is Termination.REDEAL
+            for hand in match.hands
+        )
         return
     hand_index = data.draw(st.sampled_from(played), label="hand")
     raw = record["hands"][hand_index]

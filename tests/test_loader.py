@@ -7,7 +7,7 @@ says the problem is: the file, the line and column, and the document path.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -17,6 +17,7 @@ from reference_engine.rules import (
     OptionError,
     Problem,
     ProblemCode,
+    Rules,
     RulesError,
     parse_option_assignments,
 )
@@ -104,22 +105,30 @@ i: &i [*h, *h, *h, *h, *h, *h, *h, *h, *h]
 # --------------------------------------------------------------------------- valid files
 
 
-def test_shipped_gamerules_com_has_no_problems(shipped_variant, problems_of):
+def test_shipped_gamerules_com_has_no_problems(
+    shipped_variant: Path, problems_of: Callable[..., list[Problem]]
+) -> None:
     assert problems_of(shipped_variant) == []
 
 
-def test_copy_of_shipped_variant_under_its_own_id_is_valid(write_variant, problems_of):
+def test_copy_of_shipped_variant_under_its_own_id_is_valid(
+    write_variant: Callable[..., Path], problems_of: Callable[..., list[Problem]]
+) -> None:
     assert problems_of(write_variant("my-variant")) == []
 
 
-def test_utf8_bom_is_accepted(write_yaml, variant_text, problems_of):
+def test_utf8_bom_is_accepted(
+    write_yaml: Callable[..., Path],
+    variant_text: Callable[..., str],
+    problems_of: Callable[..., list[Problem]],
+) -> None:
     path = write_yaml(b"\xef\xbb\xbf" + variant_text().encode("utf-8"), "my-variant.yaml")
 
     assert problems_of(path) == []
     assert Catalog.load([path]).files["my-variant"].data["id"] == "my-variant"
 
 
-def test_anchors_and_aliases_are_allowed_for_repeated_values():
+def test_anchors_and_aliases_are_allowed_for_repeated_values() -> None:
     raw = b"first: &cite {publication: pagat, text: '000'}\nsecond: [*cite, *cite]\n"
 
     document, problems = parse_yaml(raw, "anchors.yaml")
@@ -129,7 +138,7 @@ def test_anchors_and_aliases_are_allowed_for_repeated_values():
     assert document.data["second"] == [document.data["first"], document.data["first"]]
 
 
-def test_shipped_aliased_citation_resolves_to_the_anchored_one():
+def test_shipped_aliased_citation_resolves_to_the_anchored_one() -> None:
     rules = Catalog.shipped().resolve("gamerules-com", {"draw": "pass"})
     option = next(option for option in rules.options if option.name == "draw")
 
@@ -139,7 +148,9 @@ def test_shipped_aliased_citation_resolves_to_the_anchored_one():
 # --------------------------------------------------------------------------- YAML syntax
 
 
-def test_broken_yaml_is_yaml_syntax_at_the_error(write_variant, problems_of):
+def test_broken_yaml_is_yaml_syntax_at_the_error(
+    write_variant: Callable[..., Path], problems_of: Callable[..., list[Problem]]
+) -> None:
     path = write_variant(replace=[("title: Matador as", "title: Matador: as")])
     text = path.read_text(encoding="utf-8")
 
@@ -150,7 +161,7 @@ def test_broken_yaml_is_yaml_syntax_at_the_error(write_variant, problems_of):
     assert "mapping values are not allowed" in problem.message
 
 
-def test_unclosed_flow_sequence_is_yaml_syntax_with_its_line():
+def test_unclosed_flow_sequence_is_yaml_syntax_with_its_line() -> None:
     problem = only(parse_yaml(b"a: [1, 2\nb: 3\n", "broken.yaml")[1])
 
     assert problem.code is ProblemCode.YAML_SYNTAX
@@ -159,7 +170,7 @@ def test_unclosed_flow_sequence_is_yaml_syntax_with_its_line():
 
 
 @pytest.mark.parametrize("character", ["\x00", "\x07", "\x1b"])
-def test_control_character_is_reported_not_raised(character):
+def test_control_character_is_reported_not_raised(character: str) -> None:
     raw = f'a: 1\nb: "x{character}"\n'.encode()
 
     problem = only(parse_yaml(raw, "control.yaml")[1])
@@ -171,7 +182,9 @@ def test_control_character_is_reported_not_raised(character):
 # --------------------------------------------------------------------------- duplicate keys
 
 
-def test_duplicate_top_level_key_names_the_first_one(write_variant, problems_of):
+def test_duplicate_top_level_key_names_the_first_one(
+    write_variant: Callable[..., Path], problems_of: Callable[..., list[Problem]]
+) -> None:
     path = write_variant(append="title: Another title\n")
     text = path.read_text(encoding="utf-8")
 
@@ -183,7 +196,9 @@ def test_duplicate_top_level_key_names_the_first_one(write_variant, problems_of)
     assert f"first given at line {first_line}, column {first_column}" in problem.message
 
 
-def test_duplicate_rule_inside_rules_names_the_first_one(write_variant, problems_of):
+def test_duplicate_rule_inside_rules_names_the_first_one(
+    write_variant: Callable[..., Path], problems_of: Callable[..., list[Problem]]
+) -> None:
     early_tie = "  tie:\n    value: nobody_scores\n    gap: draw-rule-silent\n"
     path = write_variant(replace=[("\nrules:\n", "\nrules:\n" + early_tie)])
     text = path.read_text(encoding="utf-8")
@@ -198,7 +213,7 @@ def test_duplicate_rule_inside_rules_names_the_first_one(write_variant, problems
     assert f"first given at line {first_line}, column 3" in problem.message
 
 
-def test_duplicate_key_is_not_merged_or_overwritten():
+def test_duplicate_key_is_not_merged_or_overwritten() -> None:
     problem = only(parse_yaml(b"a: 1\nb: 2\na: 3\n", "dup.yaml")[1])
 
     assert problem.code is ProblemCode.DUPLICATE_KEY
@@ -244,8 +259,13 @@ def _matador_mode_fields() -> list[str]:
     ],
 )
 def test_unknown_field_is_schema_problem_listing_allowed_fields(
-    write_variant, problems_of, changes, block, json_path, allowed
-):
+    write_variant: Callable[..., Path],
+    problems_of: Callable[..., list[Problem]],
+    changes: dict[str, object],
+    block: str | None,
+    json_path: str,
+    allowed: Callable[[], list[str]],
+) -> None:
     path = write_variant(**changes)
     text = path.read_text("utf-8")
     lines = range(1, last_line(text) + 1) if block is None else block_lines(text, block)
@@ -258,14 +278,16 @@ def test_unknown_field_is_schema_problem_listing_allowed_fields(
     assert_in_block(problem, path, lines, json_path)
 
 
-def test_mapping_position_is_where_the_mapping_starts():
+def test_mapping_position_is_where_the_mapping_starts() -> None:
     document, _ = parse_yaml(b"a:\n  x: 1\n  y: 2\n", "positions.yaml")
 
     assert document is not None
     assert document.positions[("a",)] == (2, 3)
 
 
-def test_unknown_top_level_field_is_located_at_the_field(write_variant, problems_of):
+def test_unknown_top_level_field_is_located_at_the_field(
+    write_variant: Callable[..., Path], problems_of: Callable[..., list[Problem]]
+) -> None:
     path = write_variant(replace=[("title:", "colour: red\ntitle:")])
 
     problem = only(problems_of(path))
@@ -306,8 +328,14 @@ def test_unknown_top_level_field_is_located_at_the_field(write_variant, problems
     ],
 )
 def test_wrong_type_is_schema_problem_at_the_value(
-    write_variant, problems_of, old, new, needle, json_path, fix
-):
+    write_variant: Callable[..., Path],
+    problems_of: Callable[..., list[Problem]],
+    old: str,
+    new: str,
+    needle: str,
+    json_path: str,
+    fix: str,
+) -> None:
     path = write_variant(replace=[(old, new)])
 
     problem = only(problems_of(path))
@@ -318,7 +346,9 @@ def test_wrong_type_is_schema_problem_at_the_value(
     assert problem.fix == fix
 
 
-def test_value_outside_enum_is_schema_problem_listing_allowed_values(write_variant, problems_of):
+def test_value_outside_enum_is_schema_problem_listing_allowed_values(
+    write_variant: Callable[..., Path], problems_of: Callable[..., list[Problem]]
+) -> None:
     path = write_variant(replace=[("value: highest_double", "value: biggest_double")])
 
     problem = only(problems_of(path))
@@ -339,8 +369,11 @@ def test_value_outside_enum_is_schema_problem_listing_allowed_values(write_varia
     [("on", True), ("off", False), ("yes", True), ("no", False), ("null", None), ("3", 3)],
 )
 def test_key_that_yaml_reads_as_non_string_is_non_string_key(
-    write_variant, problems_of, key, read_as
-):
+    write_variant: Callable[..., Path],
+    problems_of: Callable[..., list[Problem]],
+    key: str,
+    read_as: object,
+) -> None:
     path = write_variant(append=f"{key}: value\n")
 
     problem = only(problems_of(path))
@@ -378,7 +411,9 @@ def test_key_that_yaml_reads_as_non_string_is_non_string_key(
         ("-.Inf", "not-a-number and infinity", "write a finite number"),
     ],
 )
-def test_plain_scalar_readers_disagree_on_is_yaml_ambiguous_where_it_is(form, says, fix):
+def test_plain_scalar_readers_disagree_on_is_yaml_ambiguous_where_it_is(
+    form: str, says: str, fix: str
+) -> None:
     raw = f"id: x\nrules:\n  max_pip: {{value: {form}}}\n".encode()
 
     problem = only(parse_yaml(raw, "forms.yaml")[1])
@@ -387,6 +422,7 @@ def test_plain_scalar_readers_disagree_on_is_yaml_ambiguous_where_it_is(form, sa
     assert_located(problem, "forms.yaml", 3, 20, "$.rules.max_pip.value")
     assert repr(form) in problem.message
     assert says in problem.message
+    assert problem.fix is not None
     assert problem.fix.startswith(fix)
     assert problem.fix.endswith("quote it if you mean the text")
 
@@ -412,15 +448,16 @@ def test_plain_scalar_readers_disagree_on_is_yaml_ambiguous_where_it_is(form, sa
         ("no_play", "no_play"),
     ],
 )
-def test_unambiguous_scalars_and_quoted_text_are_read(form, value):
+def test_unambiguous_scalars_and_quoted_text_are_read(form: str, value: object) -> None:
     document, problems = parse_yaml(f"v: {form}\n".encode(), "ok.yaml")
 
     assert problems == []
+    assert document is not None
     assert document.data == {"v": value}
     assert type(document.data["v"]) is type(value)
 
 
-def test_every_ambiguous_scalar_of_a_file_is_reported():
+def test_every_ambiguous_scalar_of_a_file_is_reported() -> None:
     problems = parse_yaml(b"a: yes\nb: [017, 1_000]\nc: {d: .inf}\n", "many.yaml")[1]
 
     assert [(p.json_path, p.line, p.column) for p in problems] == [
@@ -462,8 +499,13 @@ def test_every_ambiguous_scalar_of_a_file_is_reported():
     ],
 )
 def test_float_where_an_integer_is_meant_is_schema_problem(
-    write_variant, problems_of, old, new, needle, json_path
-):
+    write_variant: Callable[..., Path],
+    problems_of: Callable[..., list[Problem]],
+    old: str,
+    new: str,
+    needle: str,
+    json_path: str,
+) -> None:
     path = write_variant(replace=[(old, new)])
 
     problem = only(problems_of(path))
@@ -474,7 +516,9 @@ def test_float_where_an_integer_is_meant_is_schema_problem(
     assert problem.fix == "give a value of type integer"
 
 
-def test_boolean_where_an_integer_is_meant_is_schema_problem(write_variant, problems_of):
+def test_boolean_where_an_integer_is_meant_is_schema_problem(
+    write_variant: Callable[..., Path], problems_of: Callable[..., list[Problem]]
+) -> None:
     path = write_variant(replace=[("    value: 6\n", "    value: true\n")])
 
     problem = only(problems_of(path))
@@ -501,7 +545,9 @@ def test_boolean_where_an_integer_is_meant_is_schema_problem(write_variant, prob
         ),
     ],
 )
-def test_nesting_deeper_than_the_limit_is_yaml_depth_not_a_recursion_error(raw, line, column):
+def test_nesting_deeper_than_the_limit_is_yaml_depth_not_a_recursion_error(
+    raw: bytes, line: int, column: int
+) -> None:
     started = time.monotonic()
     problem = only(parse_yaml(raw, "deep.yaml")[1])
 
@@ -511,19 +557,20 @@ def test_nesting_deeper_than_the_limit_is_yaml_depth_not_a_recursion_error(raw, 
     assert time.monotonic() - started < 5
 
 
-def test_nesting_up_to_the_limit_is_read():
+def test_nesting_up_to_the_limit_is_read() -> None:
     raw = b"[" * MAX_DEPTH + b"1" + b"]" * MAX_DEPTH
 
     document, problems = parse_yaml(raw, "deep.yaml")
 
     assert problems == []
+    assert document is not None
     value = document.data
     for _ in range(MAX_DEPTH - 1):
         value = value[0]
     assert value == [1]
 
 
-def test_aliases_count_towards_nesting_only_where_they_are_written():
+def test_aliases_count_towards_nesting_only_where_they_are_written() -> None:
     raw = b"a: &a " + b"[" * 60 + b"]" * 60 + b"\nb: " + b"[" * 60 + b"*a" + b"]" * 60 + b"\n"
 
     assert parse_yaml(raw, "alias.yaml")[1] == []
@@ -544,7 +591,9 @@ def test_aliases_count_towards_nesting_only_where_they_are_written():
         ),
     ],
 )
-def test_read_yaml_file_refuses_what_is_not_a_regular_file(tmp_path, make, code, says):
+def test_read_yaml_file_refuses_what_is_not_a_regular_file(
+    tmp_path: Path, make: Callable[[Path], Path], code: ProblemCode, says: str
+) -> None:
     path = make(tmp_path)
 
     document, problems = read_yaml_file(path)
@@ -555,7 +604,7 @@ def test_read_yaml_file_refuses_what_is_not_a_regular_file(tmp_path, make, code,
     assert str(problem).startswith(f"{path}: cannot read the file: {says}")
 
 
-def test_read_yaml_file_refuses_a_symlink_loop(tmp_path):
+def test_read_yaml_file_refuses_a_symlink_loop(tmp_path: Path) -> None:
     (tmp_path / "a.yaml").symlink_to(tmp_path / "b.yaml")
     (tmp_path / "b.yaml").symlink_to(tmp_path / "a.yaml")
 
@@ -565,7 +614,7 @@ def test_read_yaml_file_refuses_a_symlink_loop(tmp_path):
     assert problem.fix == "point the link at a file"
 
 
-def test_read_yaml_file_refuses_a_file_over_the_limit_before_parsing(tmp_path):
+def test_read_yaml_file_refuses_a_file_over_the_limit_before_parsing(tmp_path: Path) -> None:
     path = tmp_path / "big.yaml"
     path.write_bytes(b"a: [" + b"1, " * 40 + b"]\n")
 
@@ -577,12 +626,14 @@ def test_read_yaml_file_refuses_a_file_over_the_limit_before_parsing(tmp_path):
     assert problem.code is ProblemCode.TOO_LARGE
     assert problem.message == "cannot read the file: larger than the limit of 100 bytes"
     assert problem.fix == "if the file is really meant, raise the limit with --max-bytes"
-    assert problems == [] and document.data == {"a": [1] * 40}
+    assert problems == []
+    assert document is not None
+    assert document.data == {"a": [1] * 40}
 
 
 def test_variant_file_over_the_limit_is_too_large_and_shipped_files_still_load(
-    write_variant, problems_of
-):
+    write_variant: Callable[..., Path], problems_of: Callable[..., list[Problem]]
+) -> None:
     path = write_variant()
 
     with size_limit(100):
@@ -607,8 +658,11 @@ def test_variant_file_over_the_limit_is_too_large_and_shipped_files_still_load(
     ],
 )
 def test_custom_tag_is_yaml_tag_and_nothing_is_executed(
-    write_variant, problems_of, tmp_path, tagged
-):
+    write_variant: Callable[..., Path],
+    problems_of: Callable[..., list[Problem]],
+    tmp_path: Path,
+    tagged: str,
+) -> None:
     sentinel = tmp_path / "executed"
     path = write_variant(append="x: " + tagged.replace("{sentinel}", str(sentinel)) + "\n")
 
@@ -623,7 +677,9 @@ def test_custom_tag_is_yaml_tag_and_nothing_is_executed(
 # --------------------------------------------------------------------------- aliases
 
 
-def test_alias_bomb_is_yaml_alias_and_returns_quickly(write_yaml, problems_of):
+def test_alias_bomb_is_yaml_alias_and_returns_quickly(
+    write_yaml: Callable[..., Path], problems_of: Callable[..., list[Problem]]
+) -> None:
     path = write_yaml(BILLION_LAUGHS)
 
     started = time.monotonic()
@@ -646,7 +702,7 @@ def test_alias_bomb_is_yaml_alias_and_returns_quickly(write_yaml, problems_of):
         pytest.param(b"loop: &a {self: *a}\n", 1, 7, "$.loop.self", id="mapping"),
     ],
 )
-def test_recursive_alias_is_yaml_alias(raw, line, column, json_path):
+def test_recursive_alias_is_yaml_alias(raw: bytes, line: int, column: int, json_path: str) -> None:
     problem = only(parse_yaml(raw, "loop.yaml")[1])
 
     assert problem.code is ProblemCode.YAML_ALIAS
@@ -654,7 +710,9 @@ def test_recursive_alias_is_yaml_alias(raw, line, column, json_path):
     assert "recursive alias" in problem.message
 
 
-def test_recursive_alias_in_variant_file_is_yaml_alias(write_variant, problems_of):
+def test_recursive_alias_in_variant_file_is_yaml_alias(
+    write_variant: Callable[..., Path], problems_of: Callable[..., list[Problem]]
+) -> None:
     path = write_variant(append="loop: &a [*a]\n")
 
     problem = only(problems_of(path))
@@ -663,7 +721,9 @@ def test_recursive_alias_in_variant_file_is_yaml_alias(write_variant, problems_o
     assert_located(problem, path, last_line(path.read_text("utf-8")), 7, "$.loop[0]")
 
 
-def test_merge_key_is_rejected(write_yaml, problems_of):
+def test_merge_key_is_rejected(
+    write_yaml: Callable[..., Path], problems_of: Callable[..., list[Problem]]
+) -> None:
     path = write_yaml("base: &x {a: 1}\nother:\n  <<: *x\n  b: 2\n")
 
     problem = only(problems_of(path))
@@ -676,7 +736,11 @@ def test_merge_key_is_rejected(write_yaml, problems_of):
 # --------------------------------------------------------------------------- encoding
 
 
-def test_latin1_file_is_not_utf8_at_the_first_bad_byte(write_yaml, variant_text, problems_of):
+def test_latin1_file_is_not_utf8_at_the_first_bad_byte(
+    write_yaml: Callable[..., Path],
+    variant_text: Callable[..., str],
+    problems_of: Callable[..., list[Problem]],
+) -> None:
     text = variant_text(replace=[("title: Matador as", "title: Matadoré as")])
     path = write_yaml(text.encode("latin-1"), "my-variant.yaml")
 
@@ -688,7 +752,7 @@ def test_latin1_file_is_not_utf8_at_the_first_bad_byte(write_yaml, variant_text,
     assert problem.fix == "save the file as UTF-8"
 
 
-def test_not_utf8_after_a_bom_names_the_bad_byte_and_its_position():
+def test_not_utf8_after_a_bom_names_the_bad_byte_and_its_position() -> None:
     problem = only(parse_yaml(b"\xef\xbb\xbfab: 1\ncd: \xe9\n", "bom.yaml")[1])
 
     assert problem.code is ProblemCode.NOT_UTF8
@@ -696,7 +760,7 @@ def test_not_utf8_after_a_bom_names_the_bad_byte_and_its_position():
     assert (problem.line, problem.column) == (2, 5)
 
 
-def test_not_utf8_column_counts_characters():
+def test_not_utf8_column_counts_characters() -> None:
     problem = only(parse_yaml('a: "dé" '.encode() + b"\xe9\n", "mixed.yaml")[1])
 
     assert problem.code is ProblemCode.NOT_UTF8
@@ -711,7 +775,9 @@ def test_not_utf8_column_counts_characters():
     [b"", b"# nothing but a comment\n", b"   \n"],
     ids=["empty", "comment-only", "blank"],
 )
-def test_empty_file_is_not_a_mapping(write_yaml, problems_of, content):
+def test_empty_file_is_not_a_mapping(
+    write_yaml: Callable[..., Path], problems_of: Callable[..., list[Problem]], content: bytes
+) -> None:
     path = write_yaml(content)
 
     problem = only(problems_of(path))
@@ -722,7 +788,9 @@ def test_empty_file_is_not_a_mapping(write_yaml, problems_of, content):
     assert str(problem).startswith(str(path))
 
 
-def test_empty_file_problem_is_located_at_its_start(write_yaml, problems_of):
+def test_empty_file_problem_is_located_at_its_start(
+    write_yaml: Callable[..., Path], problems_of: Callable[..., list[Problem]]
+) -> None:
     path = write_yaml(b"")
 
     problem = only(problems_of(path))
@@ -733,7 +801,9 @@ def test_empty_file_problem_is_located_at_its_start(write_yaml, problems_of):
 @pytest.mark.parametrize(
     "content", ["- a\n- b\n", "just some text\n", "42\n"], ids=["list", "string", "number"]
 )
-def test_file_that_is_not_a_mapping_is_not_a_mapping(write_yaml, problems_of, content):
+def test_file_that_is_not_a_mapping_is_not_a_mapping(
+    write_yaml: Callable[..., Path], problems_of: Callable[..., list[Problem]], content: str
+) -> None:
     path = write_yaml(content)
 
     problem = only(problems_of(path))
@@ -745,7 +815,11 @@ def test_file_that_is_not_a_mapping_is_not_a_mapping(write_yaml, problems_of, co
 # --------------------------------------------------------------------------- id and file name
 
 
-def test_id_differing_from_file_name_is_id_mismatch(write_yaml, variant_text, problems_of):
+def test_id_differing_from_file_name_is_id_mismatch(
+    write_yaml: Callable[..., Path],
+    variant_text: Callable[..., str],
+    problems_of: Callable[..., list[Problem]],
+) -> None:
     text = variant_text("my-variant")
     path = write_yaml(text, "other-name.yaml")
 
@@ -760,7 +834,11 @@ def test_id_differing_from_file_name_is_id_mismatch(write_yaml, variant_text, pr
 # --------------------------------------------------------------------------- extends
 
 
-def test_extending_a_missing_parent_is_missing_parent(write_yaml, child_text, problems_of):
+def test_extending_a_missing_parent_is_missing_parent(
+    write_yaml: Callable[..., Path],
+    child_text: Callable[..., str],
+    problems_of: Callable[..., list[Problem]],
+) -> None:
     text = child_text("orphan", "no-such-variant")
     path = write_yaml(text, "orphan.yaml")
 
@@ -771,7 +849,11 @@ def test_extending_a_missing_parent_is_missing_parent(write_yaml, child_text, pr
     assert "gamerules-com" in (problem.fix or "")
 
 
-def test_two_variants_extending_each_other_is_extends_cycle(write_yaml, child_text, problems_of):
+def test_two_variants_extending_each_other_is_extends_cycle(
+    write_yaml: Callable[..., Path],
+    child_text: Callable[..., str],
+    problems_of: Callable[..., list[Problem]],
+) -> None:
     first = write_yaml(child_text("first", "second"), "first.yaml")
     second = write_yaml(child_text("second", "first"), "second.yaml")
 
@@ -784,7 +866,11 @@ def test_two_variants_extending_each_other_is_extends_cycle(write_yaml, child_te
         assert "first" in problem.message and "second" in problem.message
 
 
-def test_variant_extending_itself_is_extends_cycle(write_yaml, child_text, problems_of):
+def test_variant_extending_itself_is_extends_cycle(
+    write_yaml: Callable[..., Path],
+    child_text: Callable[..., str],
+    problems_of: Callable[..., list[Problem]],
+) -> None:
     path = write_yaml(child_text("narcissus", "narcissus"), "narcissus.yaml")
 
     problem = only(problems_of(path))
@@ -795,7 +881,7 @@ def test_variant_extending_itself_is_extends_cycle(write_yaml, child_text, probl
 
 
 @pytest.fixture
-def child_rules(write_yaml, child_text):
+def child_rules(write_yaml: Callable[..., Path], child_text: Callable[..., str]) -> Rules:
     """The rules of a valid child of gamerules-com that overrides hand_size and players."""
     text = child_text(
         "child",
@@ -806,20 +892,24 @@ def child_rules(write_yaml, child_text):
     return Catalog.load([path]).resolve("child")
 
 
-def test_child_variant_is_valid(write_yaml, child_text, problems_of):
+def test_child_variant_is_valid(
+    write_yaml: Callable[..., Path],
+    child_text: Callable[..., str],
+    problems_of: Callable[..., list[Problem]],
+) -> None:
     text = child_text("child", "gamerules-com", rules={"hand_size": "{two: 6, three: 5, four: 4}"})
 
     assert problems_of(write_yaml(text, "child.yaml")) == []
 
 
-def test_child_variant_overrides_its_own_rules(child_rules):
+def test_child_variant_overrides_its_own_rules(child_rules: Rules) -> None:
     assert child_rules.chain == ("gamerules-com", "child")
     assert child_rules.hand_size.as_dict() == {"two": 6, "three": 5, "four": 4}
     assert child_rules.provenance["hand_size"].variant == "child"
     assert child_rules.provenance["players"].variant == "child"
 
 
-def test_child_variant_inherits_the_parent_rules_it_does_not_set(child_rules):
+def test_child_variant_inherits_the_parent_rules_it_does_not_set(child_rules: Rules) -> None:
     parent = Catalog.shipped().resolve("gamerules-com")
     inherited = set(parent.provenance) - {"players", "hand_size"}
 
@@ -830,14 +920,14 @@ def test_child_variant_inherits_the_parent_rules_it_does_not_set(child_rules):
         assert child_rules.provenance[rule].cite == parent.provenance[rule].cite, rule
 
 
-def test_child_variant_inherits_the_parent_options(child_rules):
+def test_child_variant_inherits_the_parent_options(child_rules: Rules) -> None:
     assert {option.name for option in child_rules.options} == {"draw", "difference"}
 
 
 # --------------------------------------------------------------------------- options
 
 
-def test_resolving_with_unknown_option_is_unknown_option():
+def test_resolving_with_unknown_option_is_unknown_option() -> None:
     with pytest.raises(OptionError) as raised:
         Catalog.shipped().resolve("gamerules-com", {"nope": "x"})
 
@@ -847,7 +937,7 @@ def test_resolving_with_unknown_option_is_unknown_option():
     assert problem.fix == "options: difference, draw"
 
 
-def test_resolving_with_unknown_option_value_is_unknown_option_value():
+def test_resolving_with_unknown_option_value_is_unknown_option_value() -> None:
     with pytest.raises(OptionError) as raised:
         Catalog.shipped().resolve("gamerules-com", {"draw": "sometimes"})
 
@@ -857,7 +947,7 @@ def test_resolving_with_unknown_option_value_is_unknown_option_value():
     assert problem.fix == "values: until_playable, pass, reserve_two, one_then_pass"
 
 
-def test_resolving_with_two_bad_options_reports_both():
+def test_resolving_with_two_bad_options_reports_both() -> None:
     with pytest.raises(OptionError) as raised:
         Catalog.shipped().resolve("gamerules-com", {"nope": "x", "draw": "sometimes"})
 
@@ -868,7 +958,7 @@ def test_resolving_with_two_bad_options_reports_both():
 
 
 @pytest.mark.parametrize("item", ["draw", "=pass", "draw=", "  =  "])
-def test_option_not_written_name_equals_value_is_bad_option_syntax(item):
+def test_option_not_written_name_equals_value_is_bad_option_syntax(item: str) -> None:
     with pytest.raises(OptionError) as raised:
         parse_option_assignments([item])
 
@@ -878,21 +968,23 @@ def test_option_not_written_name_equals_value_is_bad_option_syntax(item):
     assert problem.fix == "write it as --option NAME=VALUE"
 
 
-def test_every_malformed_option_is_reported():
+def test_every_malformed_option_is_reported() -> None:
     with pytest.raises(OptionError) as raised:
         parse_option_assignments(["draw", "difference="])
 
     assert len(raised.value.problems) == 2
 
 
-def test_option_given_twice_with_different_values_is_option_conflict():
+def test_option_given_twice_with_different_values_is_option_conflict() -> None:
     with pytest.raises(OptionError) as raised:
         parse_option_assignments(["draw=pass", "draw=reserve_two"])
 
     assert only(raised.value.problems).code is ProblemCode.OPTION_CONFLICT
 
 
-def test_option_default_not_among_its_values_is_bad_default(write_variant, problems_of):
+def test_option_default_not_among_its_values_is_bad_default(
+    write_variant: Callable[..., Path], problems_of: Callable[..., list[Problem]]
+) -> None:
     path = write_variant(replace=[("default: until_playable", "default: sometimes")])
 
     problem = only(problems_of(path))
@@ -908,8 +1000,8 @@ def test_option_default_not_among_its_values_is_bad_default(write_variant, probl
     "alternative", ["drawing=pass", "draw=never"], ids=["undeclared-name", "undeclared-value"]
 )
 def test_gap_alternative_naming_undeclared_option_is_unknown_option(
-    write_variant, problems_of, alternative
-):
+    write_variant: Callable[..., Path], problems_of: Callable[..., list[Problem]], alternative: str
+) -> None:
     path = write_variant(replace=[("option: draw=pass}", f"option: {alternative}}}")])
 
     problem = only(problems_of(path))
@@ -927,7 +1019,9 @@ def test_gap_alternative_naming_undeclared_option_is_unknown_option(
 # --------------------------------------------------------------------------- references
 
 
-def test_citation_of_unknown_publication_is_unknown_publication(write_variant, problems_of):
+def test_citation_of_unknown_publication_is_unknown_publication(
+    write_variant: Callable[..., Path], problems_of: Callable[..., list[Problem]]
+) -> None:
     path = write_variant(
         replace=[
             (MAX_PIP_CITATION, MAX_PIP_CITATION.replace("gamerules-com", "nowhere-press")),
@@ -946,7 +1040,9 @@ def test_citation_of_unknown_publication_is_unknown_publication(write_variant, p
     assert "gamerules-com" in (problem.fix or "")
 
 
-def test_citation_of_unknown_text_is_unknown_text(write_variant, problems_of):
+def test_citation_of_unknown_text_is_unknown_text(
+    write_variant: Callable[..., Path], problems_of: Callable[..., list[Problem]]
+) -> None:
     path = write_variant(replace=[(MAX_PIP_CITATION, MAX_PIP_CITATION.replace('"000"', '"999"'))])
 
     problem = only(problems_of(path))
@@ -958,7 +1054,9 @@ def test_citation_of_unknown_text_is_unknown_text(write_variant, problems_of):
     assert "'999'" in problem.message
 
 
-def test_rule_referring_to_unrecorded_gap_is_unknown_gap(write_variant, problems_of):
+def test_rule_referring_to_unrecorded_gap_is_unknown_gap(
+    write_variant: Callable[..., Path], problems_of: Callable[..., list[Problem]]
+) -> None:
     path = write_variant(replace=[("gap: direction-silent", "gap: no-such-gap")])
 
     problem = only(problems_of(path))
@@ -972,7 +1070,9 @@ def test_rule_referring_to_unrecorded_gap_is_unknown_gap(write_variant, problems
     )
 
 
-def test_rule_with_neither_cite_nor_gap_needs_a_citation(write_variant, problems_of):
+def test_rule_with_neither_cite_nor_gap_needs_a_citation(
+    write_variant: Callable[..., Path], problems_of: Callable[..., list[Problem]]
+) -> None:
     entry = "  turn_direction:\n    value: unspecified\n"
     path = write_variant(replace=[(entry + "    gap: direction-silent\n", entry)])
 
@@ -988,7 +1088,9 @@ def test_rule_with_neither_cite_nor_gap_needs_a_citation(write_variant, problems
     assert "needs a citation" in problem.message
 
 
-def test_rule_with_neither_cite_nor_gap_says_how_to_fix_it(write_variant, problems_of):
+def test_rule_with_neither_cite_nor_gap_says_how_to_fix_it(
+    write_variant: Callable[..., Path], problems_of: Callable[..., list[Problem]]
+) -> None:
     entry = "  turn_direction:\n    value: unspecified\n"
     path = write_variant(replace=[(entry + "    gap: direction-silent\n", entry)])
 
@@ -1000,7 +1102,9 @@ def test_rule_with_neither_cite_nor_gap_says_how_to_fix_it(write_variant, proble
 # --------------------------------------------------------------------------- rule coherence
 
 
-def test_deal_larger_than_the_set_is_deal_too_large(write_variant, problems_of):
+def test_deal_larger_than_the_set_is_deal_too_large(
+    write_variant: Callable[..., Path], problems_of: Callable[..., list[Problem]]
+) -> None:
     path = write_variant(
         replace=[
             ("value: {two: 7, three: 6, four: 5}", "value: {two: 7, three: 7, four: 7}"),
@@ -1016,7 +1120,9 @@ def test_deal_larger_than_the_set_is_deal_too_large(write_variant, problems_of):
     assert "4 players x 7 tiles + a reserve of 2 is 30, more than the 28 tiles" in problem.message
 
 
-def test_hand_size_for_player_counts_not_allowed_is_player_counts(write_variant, problems_of):
+def test_hand_size_for_player_counts_not_allowed_is_player_counts(
+    write_variant: Callable[..., Path], problems_of: Callable[..., list[Problem]]
+) -> None:
     path = write_variant(replace=[("value: [2, 3, 4]", "value: [2, 3]")])
 
     problems = problems_of(path)
@@ -1030,7 +1136,9 @@ def test_hand_size_for_player_counts_not_allowed_is_player_counts(write_variant,
     )
 
 
-def test_two_vs_two_without_exactly_four_players_is_incoherent(write_variant, problems_of):
+def test_two_vs_two_without_exactly_four_players_is_incoherent(
+    write_variant: Callable[..., Path], problems_of: Callable[..., list[Problem]]
+) -> None:
     path = write_variant(replace=[("value: none\n", "value: two_vs_two\n")])
 
     problem = only(problems_of(path))
@@ -1041,7 +1149,7 @@ def test_two_vs_two_without_exactly_four_players_is_incoherent(write_variant, pr
     assert problem.message == "two_vs_two needs exactly four players"
 
 
-def test_incoherent_rules_make_resolve_raise(write_variant):
+def test_incoherent_rules_make_resolve_raise(write_variant: Callable[..., Path]) -> None:
     path = write_variant(replace=[("value: none\n", "value: two_vs_two\n")])
 
     with pytest.raises(RulesError) as raised:
@@ -1053,7 +1161,9 @@ def test_incoherent_rules_make_resolve_raise(write_variant):
 # --------------------------------------------------------------------------- collecting
 
 
-def test_every_reference_problem_in_a_file_is_reported(write_variant, problems_of):
+def test_every_reference_problem_in_a_file_is_reported(
+    write_variant: Callable[..., Path], problems_of: Callable[..., list[Problem]]
+) -> None:
     bad_citation = MAX_PIP_CITATION.replace("gamerules-com", "nowhere-press").replace(
         '"000"', '"999"'
     )
@@ -1071,7 +1181,9 @@ def test_every_reference_problem_in_a_file_is_reported(write_variant, problems_o
     )
 
 
-def test_every_schema_problem_in_a_file_is_reported(write_variant, problems_of):
+def test_every_schema_problem_in_a_file_is_reported(
+    write_variant: Callable[..., Path], problems_of: Callable[..., list[Problem]]
+) -> None:
     path = write_variant(
         replace=[
             ("value: highest_double", "value: biggest_double"),
@@ -1090,7 +1202,9 @@ def test_every_schema_problem_in_a_file_is_reported(write_variant, problems_of):
     }
 
 
-def test_every_yaml_problem_in_a_file_is_reported(write_variant, problems_of):
+def test_every_yaml_problem_in_a_file_is_reported(
+    write_variant: Callable[..., Path], problems_of: Callable[..., list[Problem]]
+) -> None:
     path = write_variant(append="title: Again\non: true\nx: !!binary aGVsbG8=\n")
 
     problems = problems_of(path)
@@ -1102,7 +1216,11 @@ def test_every_yaml_problem_in_a_file_is_reported(write_variant, problems_of):
     ]
 
 
-def test_problems_in_several_files_are_all_reported(write_yaml, child_text, problems_of):
+def test_problems_in_several_files_are_all_reported(
+    write_yaml: Callable[..., Path],
+    child_text: Callable[..., str],
+    problems_of: Callable[..., list[Problem]],
+) -> None:
     orphan = write_yaml(child_text("orphan", "no-such-variant"), "orphan.yaml")
     broken = write_yaml("a: [1, 2\n", "broken.yaml")
 
@@ -1117,7 +1235,9 @@ def test_problems_in_several_files_are_all_reported(write_yaml, child_text, prob
 # --------------------------------------------------------------------------- reading files
 
 
-def test_missing_file_is_not_found(tmp_path, problems_of):
+def test_missing_file_is_not_found(
+    tmp_path: Path, problems_of: Callable[..., list[Problem]]
+) -> None:
     path = tmp_path / "absent.yaml"
 
     problem = only(problems_of(path))
@@ -1127,7 +1247,7 @@ def test_missing_file_is_not_found(tmp_path, problems_of):
     assert str(problem).startswith(f"{path}: cannot read the file")
 
 
-def test_unknown_variant_is_unknown_variant_error():
+def test_unknown_variant_is_unknown_variant_error() -> None:
     with pytest.raises(RulesError) as raised:
         Catalog.shipped().resolve("nope")
 
@@ -1139,7 +1259,9 @@ def test_unknown_variant_is_unknown_variant_error():
 # ------------------------------------------------------------- checks added after review
 
 
-def test_gap_id_repeated_within_one_file_is_duplicate_gap(write_variant, problems_of):
+def test_gap_id_repeated_within_one_file_is_duplicate_gap(
+    write_variant: Callable[..., Path], problems_of: Callable[..., list[Problem]]
+) -> None:
     path = write_variant(
         replace=[
             ("  - id: partnership-silent\n", "  - id: direction-silent\n"),
@@ -1155,8 +1277,8 @@ def test_gap_id_repeated_within_one_file_is_duplicate_gap(write_variant, problem
 
 
 def test_overlapping_crosswise_modes_leaving_different_values_are_incoherent(
-    write_variant, problems_of
-):
+    write_variant: Callable[..., Path], problems_of: Callable[..., list[Problem]]
+) -> None:
     # Two crosswise placements of the same matador on the same end are the same
     # placement, so they must leave the same end.
     modes = (

@@ -361,7 +361,8 @@ def test_markdown_and_html(sheets: dict[tuple[str, str], Sheet], variant: str, l
     assert html.count("<svg") == len(rules.matadors()) + 1 + len(rules.matador_modes)
     assert f'<html lang="{lang}">' in html
     if lang != "en":
-        assert load_entries(lang)["heading.equipment"] in markdown
+        heading = load_entries(lang)["heading.equipment"]
+        assert isinstance(heading, str) and heading in markdown
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

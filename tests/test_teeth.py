@@ -7,7 +7,7 @@ before the engine sees them) or a piece of logic wrong (patched for the run).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
 
@@ -15,11 +15,11 @@ import pytest
 
 from reference_engine import compiled as compiled_module
 from reference_engine import hand as hand_module
-from reference_engine.compiled import OpenEnd
+from reference_engine.compiled import Compiled, OpenEnd
 from reference_engine.conformance.cases import load_cases
 from reference_engine.conformance.engine import ReferenceEngine
 from reference_engine.conformance.runner import Runner, Verdict, select
-from reference_engine.rules import Catalog, PerPlayers, Rules
+from reference_engine.rules import Catalog, MatadorMode, PerPlayers, Rules
 from reference_engine.rules.vocabulary import (
     DrawWhen,
     MatchRule,
@@ -43,7 +43,7 @@ class MutantCatalog(Catalog):
         super().__init__(shipped.files)
         self._mutate = mutate
 
-    def resolve(self, variant_id: str, options=None) -> Rules:  # type: ignore[no-untyped-def, override]
+    def resolve(self, variant_id: str, options: Mapping[str, str] | None = None) -> Rules:
         return self._mutate(super().resolve(variant_id, options))
 
 
@@ -74,7 +74,8 @@ def _patched(
 def _identical_admits(self: OpenEnd, half: int, line_sum: int) -> bool:
     if self.match is MatchRule.SUM:
         return half in self.values  # matches equal numbers, as in ordinary dominoes
-    return OpenEnd.__dict__["_original_admits"](self, half, line_sum)  # pragma: no cover
+    original: Callable[[OpenEnd, int, int], bool] = OpenEnd.__dict__["_original_admits"]
+    return original(self, half, line_sum)  # pragma: no cover
 
 
 def _blank_takes_anything(original: Callable[..., bool]) -> Callable[..., bool]:
@@ -86,8 +87,14 @@ def _blank_takes_anything(original: Callable[..., bool]) -> Callable[..., bool]:
     return admits
 
 
-def _fixed_open_half(original: Callable[..., list]) -> Callable[..., list]:  # type: ignore[type-arg]
-    def by_mode(self, mode, end, tile):  # type: ignore[no-untyped-def]
+#: What ``Compiled._by_mode`` returns: each placement's (shape, open half) key and new end.
+_Placements = list[tuple[tuple[Shape, int | None], OpenEnd]]
+
+
+def _fixed_open_half(
+    original: Callable[[Compiled, MatadorMode, OpenEnd, Tile], _Placements],
+) -> Callable[[Compiled, MatadorMode, OpenEnd, Tile], _Placements]:
+    def by_mode(self: Compiled, mode: MatadorMode, end: OpenEnd, tile: Tile) -> _Placements:
         found = original(self, mode, end, tile)
         # the matador always leaves its high half open, whatever the player wants
         return [
@@ -103,7 +110,9 @@ def _doubles_once(self: Tile) -> int:
     return self.low if self.low == self.high else self.low + self.high
 
 
-def _tie_scores(rules: Rules, pips, termination, went_out=None) -> Outcome:  # type: ignore[no-untyped-def]
+def _tie_scores(
+    rules: Rules, pips: tuple[int, ...], termination: Termination, went_out: int | None = None
+) -> Outcome:
     outcome = score(rules, pips, termination, went_out)
     if outcome.winner is None and termination is Termination.BLOCKED:
         lowest = min(range(len(outcome.side_pips)), key=lambda side: outcome.side_pips[side])

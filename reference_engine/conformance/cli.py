@@ -2,10 +2,11 @@
 
 The output path is checked before anything runs. The JSON-lines report is
 streamed (a line per case, flushed as each ends); every report file is
-written through a temporary file and renamed into place. SIGINT and SIGTERM
-stop the run cleanly: the engine's process group is stopped, the report keeps
-every finished case and says the run was interrupted, and the exit status is
-130 or 143. The exit statuses are those of :class:`~reference_engine.exits.ExitStatus`.
+written through a temporary file and renamed into place. SIGINT, SIGTERM and
+SIGHUP stop the run cleanly (:mod:`.signals`): the engine's process group is
+stopped, the report keeps every finished case and says the run was
+interrupted, and the exit status is 128 + the signal (130, 143, 129). The exit
+statuses are those of :class:`~reference_engine.exits.ExitStatus`.
 """
 
 from __future__ import annotations
@@ -14,8 +15,6 @@ import argparse
 import contextlib
 import io
 import os
-import signal
-import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TextIO
@@ -37,46 +36,7 @@ from .runner import (
     differential,
     select,
 )
-
-
-class Interrupted(KeyboardInterrupt):
-    """The run was stopped by a signal; ``signum`` says which."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signal.Signals(signum).name)
-        self.signum = signum
-
-    @property
-    def name(self) -> str:
-        """The signal's name, e.g. ``SIGTERM``."""
-        return signal.Signals(self.signum).name
-
-    @property
-    def status(self) -> int:
-        """The conventional exit status: 128 + the signal number."""
-        return ExitStatus.INTERRUPTED if self.signum == signal.SIGINT else 128 + self.signum
-
-
-@contextlib.contextmanager
-def stop_on_signals() -> Iterator[None]:
-    """Within the block, SIGINT and SIGTERM raise :class:`Interrupted` (once; later ones wait)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    watched = (signal.SIGINT, signal.SIGTERM)
-
-    def handler(signum: int, frame: object) -> None:
-        # The clean-up that follows must not be cut short by a second signal.
-        for other in watched:
-            signal.signal(other, signal.SIG_IGN)
-        raise Interrupted(signum)
-
-    previous = {signum: signal.signal(signum, handler) for signum in watched}
-    try:
-        yield
-    finally:
-        for signum, action in previous.items():
-            signal.signal(signum, action)
+from .signals import Interrupted, stop_on_signals
 
 
 def engine_factory(
@@ -133,14 +93,18 @@ def _conform(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         except OutputError as error:
             stderr.write(f"matador conform: --output: {error}\n")
             return ExitStatus.USAGE
+    missing = [item for item in args.cases if not os.path.exists(item)]
+    if missing:
+        stderr.write(f"matador conform: --cases: no such file or folder: {', '.join(missing)}\n")
+        return ExitStatus.USAGE
     catalog = Catalog.shipped()
     cases, problems = load_cases(_case_paths(args.cases), catalog)
     if problems:
         for problem in problems:
             stderr.write(f"{problem}\n")
         stderr.write(
-            f"{len(problems)} problem(s) in the case files: the suite is broken; "
-            "no engine was run\n"
+            f"{len(problems)} problem(s) in the case files; no engine was run "
+            "(the cases are at fault, not an engine)\n"
         )
         return ExitStatus.BROKEN_CASE
     if args.coverage:
@@ -162,7 +126,12 @@ def _conform(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     except ValueError as error:
         stderr.write(f"matador conform: --engine: {error}\n")
         return ExitStatus.USAGE
-    runner = Runner(factory, timeout=args.timeout, known_variants=catalog.ids())
+    runner = Runner(
+        factory,
+        timeout=args.timeout,
+        start_timeout=args.start_timeout,
+        known_variants=catalog.ids(),
+    )
     return _run(args, runner, runs, cases, catalog, stdout, stderr)
 
 

@@ -12,12 +12,15 @@ nonsense is judged exactly as a program that hangs, crashes or prints garbage.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, NoReturn, TypeVar
 
+from . import replies
 from .engine import (
     Engine,
     EngineFailure,
@@ -27,12 +30,20 @@ from .engine import (
     missing_methods,
 )
 from .process import declared_variants_problem
+from .replies import BadReply, printable, short
+from .signals import Interrupted, owns_signals
 
 T = TypeVar("T")
 
 
-class _Deadline(Exception):
-    pass
+class _Deadline(BaseException):
+    """Raised into an engine past its deadline; not an Exception, so ``except Exception``
+    in the engine does not swallow it, and raised again every :data:`REPEAT` seconds
+    until the call gives up."""
+
+
+#: Seconds between repeated deadline signals into an engine that swallowed one.
+REPEAT = 0.2
 
 
 def _alarm(signum: int, frame: object) -> NoReturn:
@@ -41,7 +52,10 @@ def _alarm(signum: int, frame: object) -> NoReturn:
 
 @contextlib.contextmanager
 def _deadline(seconds: float | None) -> Iterator[None]:
-    """Raise :class:`_Deadline` in the block after ``seconds`` (main thread only; else no limit)."""
+    """Raise :class:`_Deadline` in the block after ``seconds``, and again every REPEAT seconds.
+
+    Only where the runner owns the main thread (signals go to it); elsewhere no limit.
+    """
     usable = (
         seconds is not None
         and math.isfinite(seconds)
@@ -53,7 +67,7 @@ def _deadline(seconds: float | None) -> Iterator[None]:
         return
     assert seconds is not None
     previous = signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds, REPEAT)
     try:
         yield
     finally:
@@ -64,9 +78,17 @@ def _deadline(seconds: float | None) -> Iterator[None]:
 class GuardedEngine:
     """An in-process engine whose every call is bounded in time and checked for shape."""
 
-    def __init__(self, factory: Callable[[], Any], *, timeout: float | None = None) -> None:
+    def __init__(
+        self,
+        factory: Callable[[], Any],
+        *,
+        timeout: float | None = None,
+        start_timeout: float | None = None,
+    ) -> None:
         self.timeout = timeout
-        self._engine: Any = self._call("start the engine", factory)
+        self._engine: Any = self._call(
+            "start the engine", factory, seconds=start_timeout if timeout else None
+        )
         missing = missing_methods(self._engine)
         if missing:
             raise EngineFailure(
@@ -80,38 +102,61 @@ class GuardedEngine:
         """The wrapped engine."""
         return self._engine  # type: ignore[no-any-return]
 
-    def _call(self, what: str, function: Callable[..., T], *args: Any) -> T:
+    def _call(
+        self, what: str, function: Callable[..., T], *args: Any, seconds: float | None = -1.0
+    ) -> T:
+        limit = self.timeout if seconds == -1.0 else seconds
         try:
-            with _deadline(self.timeout):
+            # What the engine prints must not land in the report on standard output.
+            with _deadline(limit), contextlib.redirect_stdout(sys.stderr):
                 return function(*args)
         except (EngineRefusal, EngineFailure):
             raise
         except _Deadline:
             raise EngineFailure(
-                FailureKind.TIMEOUT, f"no answer to {what} within {self.timeout:g} s"
+                FailureKind.TIMEOUT, f"no answer to {what} within {limit:g} s"
             ) from None
-        except (KeyboardInterrupt, GeneratorExit):
-            raise
+        except KeyboardInterrupt as interrupt:
+            # A signal the runner turned into Interrupted, or Ctrl-C where the runner
+            # does not own the signals, stops the run; any other is the engine's own.
+            if isinstance(interrupt, Interrupted) or not owns_signals():
+                raise
+            raise self._raised(what, interrupt) from None
         except BaseException as error:  # the engine under test may raise anything
-            kind = FailureKind.CANNOT_START if what == "start the engine" else FailureKind.RAISED
-            raise EngineFailure(
-                kind, f"the engine raised {type(error).__name__}: {error} (in {what})"
-            ) from None
+            raise self._raised(what, error) from None
 
     @staticmethod
-    def _bad(what: str, got: Any) -> EngineFailure:
-        shown = repr(got)
-        shown = shown if len(shown) <= 200 else shown[:197] + "..."
-        return EngineFailure(FailureKind.BAD_REPLY, f"{what}, got {shown}")
+    def _raised(what: str, error: BaseException) -> EngineFailure:
+        kind = FailureKind.CANNOT_START if what == "start the engine" else FailureKind.RAISED
+        try:
+            detail = printable(str(error))[:300]
+        except Exception:  # an exception whose str() raises
+            detail = "(its message cannot be shown)"
+        return EngineFailure(
+            kind, f"the engine raised {type(error).__name__}: {detail} (in {what})"
+        )
+
+    def _checked(self, check: Callable[..., T], *args: Any, **keywords: Any) -> T:
+        try:
+            return check(*args, **keywords)
+        except BadReply as bad:
+            raise EngineFailure(FailureKind.BAD_REPLY, str(bad)) from None
+        except Exception as error:  # an engine's odd object may raise while it is read
+            raise EngineFailure(
+                FailureKind.BAD_REPLY,
+                f"an answer that cannot be read: {type(error).__name__}: {printable(error)}",
+            ) from None
 
     def hello(self) -> EngineInfo:
         info = self._call("hello", self._engine.hello)
         if not isinstance(info, EngineInfo):
             raise EngineFailure(
-                FailureKind.HANDSHAKE, f"hello() must return an EngineInfo, got {info!r:.200}"
+                FailureKind.HANDSHAKE, f"hello() must return an EngineInfo, got {short(info)}"
             )
         if not isinstance(info.name, str) or not info.name.strip():
             raise EngineFailure(FailureKind.HANDSHAKE, "hello() gives no engine name")
+        if not isinstance(info.version, str) or not isinstance(info.protocol, str):
+            raise EngineFailure(FailureKind.HANDSHAKE, "hello()'s version and protocol are strings")
         if info.variants is not None:
             problem = declared_variants_problem(
                 {k: dict(v) if isinstance(v, Mapping) else v for k, v in info.variants.items()}
@@ -120,7 +165,12 @@ class GuardedEngine:
             )
             if problem:
                 raise EngineFailure(FailureKind.HANDSHAKE, f"hello().variants: {problem}")
-        return info
+        return dataclasses.replace(
+            info,
+            name=printable(info.name[:200]),
+            version=printable(info.version[:100]),
+            protocol=printable(info.protocol[:100]),
+        )
 
     def new_match(self, variant: str, options: Mapping[str, str], players: int) -> None:
         self._call("new_match", self._engine.new_match, variant, options, players)
@@ -128,41 +178,27 @@ class GuardedEngine:
     def new_hand(self, deal: Mapping[str, Any]) -> None:
         self._call("new_hand", self._engine.new_hand, deal)
 
-    def _strings(self, what: str, function: Callable[[], Any]) -> list[str]:
-        items = self._call(what, function)
-        if not isinstance(items, (list, tuple)) or not all(isinstance(i, str) for i in items):
-            raise self._bad(f"{what}() must return a list of strings", items)
-        return list(items)
-
     def legal(self) -> list[str]:
-        return self._strings("legal", self._engine.legal)
+        actions = self._call("legal", self._engine.legal)
+        return self._checked(replies.strings, actions, "legal()", once=True)
 
     def ends(self) -> list[str]:
-        return self._strings("ends", self._engine.ends)
+        return self._checked(replies.strings, self._call("ends", self._engine.ends), "ends()")
 
     def to_act(self) -> int | None:
         seat = self._call("to_act", self._engine.to_act)
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
-            raise self._bad("to_act() must return a seat number or None", seat)
-        return seat
+        return self._checked(replies.seat_or_none, seat, "to_act()")
 
     def apply(self, action: str, player: int | None) -> str | None:
-        reason = self._call("apply", self._engine.apply, action, player)
-        if reason is not None and not isinstance(reason, str):
-            raise self._bad("apply() must return None or a reason code (a string)", reason)
-        return reason
+        return self._checked(
+            replies.reason, self._call("apply", self._engine.apply, action, player)
+        )
 
     def result(self) -> Mapping[str, Any] | None:
-        result = self._call("result", self._engine.result)
-        if result is not None and not isinstance(result, Mapping):
-            raise self._bad("result() must return a mapping or None", result)
-        return result
+        return self._checked(replies.hand_result, self._call("result", self._engine.result))
 
     def match_state(self) -> Mapping[str, Any]:
-        state = self._call("match", self._engine.match_state)
-        if not isinstance(state, Mapping):
-            raise self._bad("match_state() must return a mapping", state)
-        return state
+        return self._checked(replies.match_totals, self._call("match", self._engine.match_state))
 
     def close(self) -> None:
         self._call("close", self._engine.close)

@@ -29,9 +29,10 @@ import shlex
 import signal
 import subprocess
 import time
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
+from . import replies
 from .engine import (
     PROTOCOL_VERSION,
     EngineFailure,
@@ -39,6 +40,10 @@ from .engine import (
     EngineRefusal,
     FailureKind,
 )
+from .replies import BadReply, printable, short, strict_json
+from .signals import LIVE_GROUPS, deferred
+
+T = TypeVar("T")
 
 #: The longest reply line accepted, in bytes (the protocol's limit).
 MAX_LINE = 1 << 20
@@ -50,10 +55,6 @@ GRACE = 0.5
 START_TIMEOUT = 10.0
 #: Seconds an engine's output is still read after the engine has exited.
 AFTER_EXIT = 0.1
-
-
-def _strict_constant(name: str) -> float:
-    raise ValueError(f"{name} is not JSON")
 
 
 class ProcessEngine:
@@ -91,19 +92,22 @@ class ProcessEngine:
         if not argv:
             raise EngineFailure(FailureKind.CANNOT_START, "the engine command is empty")
         try:
-            self._process = subprocess.Popen(
-                argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd=cwd,
-                start_new_session=True,
-                bufsize=0,
-            )
+            # A signal between the start and the bookkeeping must not orphan the engine.
+            with deferred():
+                self._process = subprocess.Popen(
+                    argv,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    cwd=cwd,
+                    start_new_session=True,
+                    bufsize=0,
+                )
+                LIVE_GROUPS.add(self._process.pid)
         except (OSError, ValueError) as error:
             reason = getattr(error, "strerror", None) or str(error)
             raise EngineFailure(
-                FailureKind.CANNOT_START, f"cannot start {command!r}: {reason}"
+                FailureKind.CANNOT_START, f"cannot start {command!r}: {printable(reason)}"
             ) from None
         assert self._process.stdin and self._process.stdout and self._process.stderr
         self._pgid = self._process.pid
@@ -123,9 +127,10 @@ class ProcessEngine:
 
     @property
     def stderr_tail(self) -> str:
-        """The last lines the engine wrote to its standard error (bounded)."""
+        """The last lines the engine wrote to its standard error (bounded, control characters
+        shown as escapes so nothing the engine wrote can drive a terminal)."""
         text = bytes(self._stderr).decode("utf-8", errors="replace")
-        lines = [line.rstrip() for line in text.splitlines() if line.strip()]
+        lines = [printable(line.rstrip()) for line in text.splitlines() if line.strip()]
         return "\n".join(lines[-10:])
 
     def _fail(self, kind: FailureKind, message: str) -> EngineFailure:
@@ -258,11 +263,12 @@ class ProcessEngine:
         self._write(line.encode("utf-8"), kind, deadline, seconds)
         raw = self._read_line(kind, deadline, seconds)
         try:
-            reply = json.loads(raw.decode("utf-8"), parse_constant=_strict_constant)
-        except (UnicodeDecodeError, ValueError, RecursionError):
+            reply = strict_json(raw)
+        except ValueError as error:
             shown = raw[:80].decode("utf-8", errors="replace").strip()
             raise self._fail(
-                FailureKind.NOT_JSON, f"the reply to {kind!r} is not JSON: {shown!r}"
+                FailureKind.NOT_JSON,
+                f"the reply to {kind!r} is not strict JSON ({error}): {printable(shown)!r}",
             ) from None
         if not isinstance(reply, dict):
             raise self._fail(FailureKind.BAD_REPLY, f"the reply to {kind!r} is not a JSON object")
@@ -270,7 +276,7 @@ class ProcessEngine:
         if type(reply_id) is not int or reply_id != request_id:  # not a bool, not 1.0
             raise self._fail(
                 FailureKind.WRONG_ID,
-                f"reply out of order: expected id {request_id}, got {_short(reply_id)}",
+                f"reply out of order: expected id {request_id}, got {short(reply_id)}",
             )
         if reply.get("type") == "error":
             code, message = reply.get("code"), reply.get("message", "")
@@ -278,13 +284,8 @@ class ProcessEngine:
                 raise self._fail(
                     FailureKind.BAD_REPLY, f"an error reply to {kind!r} without a string code"
                 )
-            raise EngineRefusal(code, str(message)[:500])
+            raise EngineRefusal(printable(code[:100]), printable(str(message)[:500]))
         return reply
-
-    def _shape(self, reply: Mapping[str, Any], kind: str, what: str) -> EngineFailure:
-        return self._fail(
-            FailureKind.BAD_REPLY, f"expected a {kind!r} reply with {what}, got {_short(reply)}"
-        )
 
     # ---- the Engine interface
 
@@ -295,61 +296,60 @@ class ProcessEngine:
         return self._info
 
     def new_match(self, variant: str, options: Mapping[str, str], players: int) -> None:
-        reply = self.request("new_match", variant=variant, options=dict(options), players=players)
-        if reply.get("type") != "ok":
-            raise self._shape(reply, "ok", "type 'ok'")
+        self._answer("new_match", ("ok",), variant=variant, options=dict(options), players=players)
 
     def new_hand(self, deal: Mapping[str, Any]) -> None:
-        reply = self.request("new_hand", deal=dict(deal))
-        if reply.get("type") != "ok":
-            raise self._shape(reply, "ok", "type 'ok'")
+        self._answer("new_hand", ("ok",), deal=dict(deal))
 
-    def _strings(self, kind: str, key: str) -> list[str]:
-        reply = self.request(kind)
-        items = reply.get(key)
-        if (
-            reply.get("type") != kind
-            or not isinstance(items, list)
-            or not all(isinstance(item, str) for item in items)
-        ):
-            raise self._shape(reply, kind, f"{key!r} as a list of strings")
-        return list(items)
+    def _answer(self, kind: str, expected: tuple[str, ...], **fields: Any) -> dict[str, Any]:
+        """The reply to ``kind``, which must be of one of the ``expected`` types."""
+        reply = self.request(kind, **fields)
+        if reply.get("type") not in expected:
+            raise self._fail(
+                FailureKind.BAD_REPLY,
+                f"expected a {' or '.join(map(repr, expected))} reply to {kind!r}, "
+                f"got {short(reply)}",
+            )
+        return reply
+
+    def _checked(self, check: Callable[..., T], *args: Any, **keywords: Any) -> T:
+        try:
+            return check(*args, **keywords)
+        except BadReply as bad:
+            raise self._fail(FailureKind.BAD_REPLY, str(bad)) from None
 
     def legal(self) -> list[str]:
-        return self._strings("legal", "actions")
+        reply = self._answer("legal", ("legal",))
+        return self._checked(replies.strings, reply.get("actions"), "the legal actions", once=True)
 
     def ends(self) -> list[str]:
-        return self._strings("ends", "ends")
+        reply = self._answer("ends", ("ends",))
+        return self._checked(replies.strings, reply.get("ends"), "the open ends")
 
     def to_act(self) -> int | None:
-        reply = self.request("to_act")
-        seat = reply.get("seat")
-        if reply.get("type") != "to_act" or not (
-            seat is None or (isinstance(seat, int) and not isinstance(seat, bool))
-        ):
-            raise self._shape(reply, "to_act", "'seat' as a seat number or null")
-        return seat
+        reply = self._answer("to_act", ("to_act",))
+        if "seat" not in reply:
+            raise self._fail(FailureKind.BAD_REPLY, "the to_act reply has no 'seat'")
+        return self._checked(replies.seat_or_none, reply["seat"], "the seat to act")
 
     def apply(self, action: str, player: int | None) -> str | None:
-        reply = self.request("apply", action=action, player=player)
-        if reply.get("type") == "applied":
+        reply = self._answer("apply", ("applied", "refused"), action=action, player=player)
+        if reply["type"] == "applied":
             return None
-        if reply.get("type") == "refused" and isinstance(reply.get("reason"), str):
-            return str(reply["reason"])
-        raise self._shape(reply, "applied' or 'refused", "a string 'reason' when refused")
+        refused = self._checked(replies.reason, reply.get("reason"))
+        if refused is None:
+            raise self._fail(FailureKind.BAD_REPLY, "a refused reply without its 'reason'")
+        return refused
 
     def result(self) -> Mapping[str, Any] | None:
-        reply = self.request("result")
-        result = reply.get("result")
-        if reply.get("type") != "result" or not (result is None or isinstance(result, dict)):
-            raise self._shape(reply, "result", "'result' as an object or null")
-        return result
+        reply = self._answer("result", ("result",))
+        if "result" not in reply:
+            raise self._fail(FailureKind.BAD_REPLY, "the result reply has no 'result'")
+        return self._checked(replies.hand_result, reply["result"])
 
     def match_state(self) -> Mapping[str, Any]:
-        reply = self.request("match")
-        if reply.get("type") != "match":
-            raise self._shape(reply, "match", "scores, hands_won and winner")
-        return {key: reply.get(key) for key in ("scores", "hands_won", "winner")}
+        reply = self._answer("match", ("match",))
+        return self._checked(replies.match_totals, reply)
 
     def close(self) -> None:
         """Say goodbye (briefly), then stop the engine's whole process group."""
@@ -369,6 +369,7 @@ class ProcessEngine:
             return
         self._stopping = True
         stop_group(self._pgid, self._process)
+        LIVE_GROUPS.discard(self._pgid)
         with contextlib.suppress(OSError, ValueError):
             self._selector.close()
         for stream in (self._process.stdin, self._process.stdout, self._process.stderr):
@@ -406,20 +407,18 @@ def stop_group(pgid: int, leader: subprocess.Popen[bytes], grace: float = GRACE)
         leader.wait(timeout=5)
 
 
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 200 else text[:197] + "..."
-
-
 def info_from_hello(reply: Mapping[str, Any], fail: Any) -> EngineInfo:
     """Check a hello reply's shape and make the :class:`EngineInfo` (``fail`` makes the error)."""
     if reply.get("type") != "hello":
-        raise fail(FailureKind.HANDSHAKE, f"the handshake reply is not a hello: {_short(reply)}")
-    name, version, protocol = reply.get("name"), reply.get("version", ""), reply.get("protocol")
+        raise fail(FailureKind.HANDSHAKE, f"the handshake reply is not a hello: {short(reply)}")
+    name, version, protocol = reply.get("name"), reply.get("version"), reply.get("protocol")
     if not isinstance(name, str) or not name.strip():
         raise fail(FailureKind.HANDSHAKE, "the hello reply has no name (a string)")
-    if not isinstance(version, (str, int, float)) or isinstance(version, bool):
-        raise fail(FailureKind.HANDSHAKE, "the hello reply's version must be a string")
+    if not isinstance(version, str):
+        raise fail(
+            FailureKind.HANDSHAKE,
+            f"the hello reply's version must be a string, not {short(version)}",
+        )
     if not isinstance(protocol, str):
         raise fail(
             FailureKind.HANDSHAKE,
@@ -431,7 +430,10 @@ def info_from_hello(reply: Mapping[str, Any], fail: Any) -> EngineInfo:
         if problem:
             raise fail(FailureKind.HANDSHAKE, f"hello.variants: {problem}")
     return EngineInfo(
-        name=name[:200], version=str(version)[:100], protocol=protocol[:100], variants=variants
+        name=printable(name[:200]),
+        version=printable(version[:100]),
+        protocol=printable(protocol[:100]),
+        variants=variants,
     )
 
 
@@ -441,7 +443,7 @@ def declared_variants_problem(variants: Any) -> str | None:
         return "must be null or an object of variant id -> {option: [values]}"
     for variant, options in variants.items():
         if not isinstance(options, dict):
-            return f"{_short(variant)} must map to an object of option -> [values]"
+            return f"{short(variant)} must map to an object of option -> [values]"
         for option, values in options.items():
             if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
                 return f"{variant}.{option} must be a list of option values (strings)"

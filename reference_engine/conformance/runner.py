@@ -49,6 +49,8 @@ from .engine import (
 )
 from .inprocess import GuardedEngine
 from .process import ProcessEngine
+from .replies import printable
+from .signals import kill_engines
 
 #: After this many engine failures in a row (errored cases or failed starts),
 #: the runner stops restarting the engine and marks the remaining cases not run.
@@ -163,11 +165,13 @@ class Runner:
         factory: Callable[[], Engine],
         *,
         timeout: float | None = None,
+        start_timeout: float | None = None,
         known_variants: Collection[str] | None = None,
         max_failures: int = MAX_CONSECUTIVE_FAILURES,
     ) -> None:
         self.factory = factory
         self.timeout = timeout
+        self.start_timeout = start_timeout if start_timeout is not None else timeout
         self.known_variants = known_variants
         self.max_failures = max_failures
         self._engine: Engine | None = None
@@ -194,32 +198,43 @@ class Runner:
         self.starts += 1
         engine: Engine | None = None
         try:
-            guarded = GuardedEngine(self.factory, timeout=self.timeout)
+            guarded = GuardedEngine(
+                self.factory, timeout=self.timeout, start_timeout=self.start_timeout
+            )
             inner = guarded.engine
             engine = inner if isinstance(inner, ProcessEngine) else guarded
             info = engine.hello()
             self._check_handshake(info)
-        except EngineRefusal as refusal:
+        except BaseException as error:
+            # Whatever stops the start (a failure, a signal), the engine is not left behind,
+            # even one stopped before its driver was made (the runner runs one at a time).
             self._discard(engine)
-            detail = f" ({refusal.message})" if refusal.message else ""
-            raise self._give_up(
-                f"the engine refused the handshake with {refusal.code!r}{detail}; "
-                f"the runner speaks {PROTOCOL_VERSION}"
-            ) from None
-        except EngineFailure as failure:
-            # An engine that cannot get through its handshake will not get
-            # further on a second try: give up at once and say it once.
-            self._discard(engine)
-            stage = "did not start" if failure.kind is FailureKind.CANNOT_START else "failed"
-            message = failure.message
-            if failure.kind not in (FailureKind.CANNOT_START, FailureKind.HANDSHAKE):
-                message = f"the handshake failed: {message}"
-            raise self._give_up(
-                message if stage == "failed" else f"the engine {stage}: {message}",
-                failure.stderr,
-            ) from None
+            if engine is None:
+                kill_engines()
+            if isinstance(error, EngineRefusal):
+                raise self._handshake_refused(error) from None
+            if isinstance(error, EngineFailure):
+                raise self._handshake_failed(error) from None
+            raise
         self.info = info
         return engine
+
+    def _handshake_refused(self, refusal: EngineRefusal) -> EngineUnavailable:
+        detail = f" ({refusal.message})" if refusal.message else ""
+        return self._give_up(
+            f"the engine refused the handshake with {printable(refusal.code)!r}"
+            f"{printable(detail)}; the runner speaks {PROTOCOL_VERSION}"
+        )
+
+    def _handshake_failed(self, failure: EngineFailure) -> EngineUnavailable:
+        # An engine that cannot get through its handshake will not get further on a
+        # second try: give up at once and say it once.
+        message = failure.message
+        if failure.kind is FailureKind.CANNOT_START:
+            message = f"the engine did not start: {message}"
+        elif failure.kind is not FailureKind.HANDSHAKE:
+            message = f"the handshake failed: {message}"
+        return self._give_up(message, failure.stderr)
 
     def _check_handshake(self, info: EngineInfo) -> None:
         if info.protocol != PROTOCOL_VERSION:

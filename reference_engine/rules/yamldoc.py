@@ -89,6 +89,9 @@ MAX_VALUES = 200_000
 #: the stack on a few thousand.
 MAX_DEPTH = 100
 
+#: The most digits a number may have (Python refuses to read more than 4300).
+MAX_DIGITS = 100
+
 
 class _TooDeep(Exception):
     def __init__(self, mark: yaml.Mark) -> None:
@@ -249,9 +252,18 @@ class _Builder:
         if wrong is not None:
             self._problem(ProblemCode.YAML_AMBIGUOUS, node, path, *wrong)
             return None
+        if node.tag == "tag:yaml.org,2002:int" and len(node.value) > MAX_DIGITS:
+            self._problem(
+                ProblemCode.YAML_SYNTAX,
+                node,
+                path,
+                f"a number of {len(node.value):,} digits; no value here has more than {MAX_DIGITS}",
+                "fix the value",
+            )
+            return None
         try:
             return self.loader.construct_object(node, deep=True)
-        except yaml.YAMLError as error:
+        except (yaml.YAMLError, ValueError) as error:
             self._problem(
                 ProblemCode.YAML_SYNTAX, node, path, f"bad scalar: {error}", "fix the value"
             )
@@ -297,9 +309,11 @@ class _Builder:
     def _key(self, node: Node, path: Path) -> Any:
         if not isinstance(node, ScalarNode) or node.tag not in _PLAIN_TAGS:
             return None
+        if len(node.value) > MAX_DIGITS and node.tag == "tag:yaml.org,2002:int":
+            return None
         try:
             return self.loader.construct_object(node, deep=True)
-        except yaml.YAMLError:
+        except (yaml.YAMLError, ValueError):
             return None
 
 

@@ -28,11 +28,18 @@ starts (so a test knows it is running). Modes:
 - ``deep_json``: answers ``legal`` with 100000 nested arrays.
 - ``wrong_shape:TYPE``: answers requests of TYPE with a reply of the wrong shape.
 - ``crash_on:TYPE``: exits 7 on the first request of TYPE (every new engine does).
+- ``tamper:CHANGE``: answers as the reference does, with one change of type (floats for
+  integers, a bool for 0 or 1, an extra result field, text for numbers, an action listed twice,
+  a version that is a number).
+- ``duplicate_key``: greets with the key ``id`` given twice.
+- ``deaf``: never reads its input and never answers (as ``sleep`` would).
 - ``slow:SECONDS [FILE]``: sleeps SECONDS before every reply after the handshake (and
   adds a byte to FILE for each).
 - ``fork_child``: starts a child that sleeps holding the pipes, then answers.
 - ``fork_child_exit``: starts such a child, then exits at once.
 - ``ignore_term``: ignores SIGTERM, answers, and does not exit on ``quit``.
+- ``stubborn:SECONDS [FILE]``: ``slow`` and ``ignore_term`` at once.
+- ``escapes``: writes terminal escape sequences to stderr, then exits.
 - ``close_stdout``: closes its standard output after the handshake, keeps running.
 - ``stop_reading``: never reads its input after the handshake (its pipe fills).
 """
@@ -98,8 +105,12 @@ def main() -> None:
         os._exit(0)
     if KIND == "fork_child":
         spawn_holder()
-    if KIND == "ignore_term":
+    if KIND in ("ignore_term", "stubborn"):
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if KIND == "escapes":
+        sys.stderr.write("\x1b]0;owned\x07\x1b[2J\x1b[31mred alert\n")
+        sys.stderr.flush()
+        sys.exit(5)
     if KIND == "flood_stderr":
         chunk = b"x" * 65536 + b"\n"
         for _ in range(320):
@@ -138,12 +149,14 @@ def main() -> None:
             continue
         seen.add(str(kind))
         out, done = answer(engine, raw.decode())
-        if KIND == "slow" and kind != "hello":
+        if KIND == "tamper":
+            out = tamper(out)
+        if KIND in ("slow", "stubborn") and kind != "hello":
             time.sleep(float(PARAMETER))
             if ARGUMENT:  # a file that counts the answers, one byte each
                 with open(ARGUMENT, "a") as progress:
                     progress.write(".")
-        if KIND == "ignore_term" and done:
+        if KIND in ("ignore_term", "stubborn") and done:
             reply(out)
             forever()
         reply(out)
@@ -168,6 +181,26 @@ BROKEN_FROM_THE_START = (
 )
 
 
+def tamper(out: dict[str, Any]) -> dict[str, Any]:
+    """The reference's answer with one change of type that Python's == would not see."""
+    result = out.get("result")
+    if PARAMETER == "legal_twice" and out.get("type") == "legal":
+        out["actions"] = out["actions"] * 2
+    elif isinstance(result, dict):
+        if PARAMETER == "points_as_floats":
+            result["pips"] = [float(p) for p in result["pips"]]
+            result["points"] = [float(p) for p in result["points"]]
+        elif PARAMETER == "winner_as_bool" and result["winner"] in (0, 1):
+            result["winner"] = bool(result["winner"])  # True == 1 and False == 0
+        elif PARAMETER == "result_extra_field":
+            result["extra"] = 1
+        elif PARAMETER == "points_as_text":
+            result["pips"] = "lots"
+    elif PARAMETER == "match_as_floats" and out.get("type") == "match":
+        out["scores"] = [float(p) for p in out["scores"]]
+    return out
+
+
 def special_hello(request: dict[str, Any]) -> bool:
     """Answer the handshake the mode's way; False when the ordinary hello is still to come."""
     if KIND == "wrong_protocol":
@@ -181,6 +214,14 @@ def special_hello(request: dict[str, Any]) -> bool:
                 "message": "I speak matador-engine/2 only",
             }
         )
+    elif KIND == "tamper" and PARAMETER == "version_number":
+        hello(request, version=1.0)
+    elif KIND == "duplicate_key":
+        number = request["id"]
+        line = f'{{"id": {number}, "id": {number}, "type": "hello", "name": "d", "version": "0", '
+        write(line.encode() + b'"protocol": "matador-engine/1", "variants": null}\n')
+    elif KIND == "deaf":
+        forever()
     elif KIND == "no_hello":
         reply({"id": request["id"], "type": "ok"})
     elif KIND == "hello_no_name":
@@ -221,7 +262,7 @@ def misbehave(request: dict[str, Any], kind: Any, seen: set[str]) -> bool:
         reply({"id": int(request.get("id", 0)) + 1, "type": "hello", "name": "x"})
         return True
     if KIND in ("id_as_float", "id_as_bool"):
-        number = request.get("id")
+        number = request["id"]
         reply(
             {
                 "id": float(number) if KIND == "id_as_float" else True,

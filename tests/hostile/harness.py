@@ -10,6 +10,7 @@ session, is found through ``/proc`` and counted).
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import signal
 import subprocess
@@ -97,13 +98,21 @@ def fake_engine(mode: str, *extra: str) -> str:
 class Signal:
     """Deliver ``signum`` to the command once ``ready(stdout so far)`` is true (checked often)."""
 
-    def __init__(self, signum: int, ready: Callable[[str], bool]) -> None:
+    def __init__(
+        self, signum: int, ready: Callable[[str], bool], *, again: float | None = None
+    ) -> None:
         self.signum = signum
         self.ready = ready
-        self.sent = False
+        #: Send the signal a second time, this many seconds after the first.
+        self.again = again
+        self.sent: float | None = None
+        self.repeated = False
 
 
 def _reader(stream: IO[bytes], into: bytearray) -> threading.Thread:
+    # Popen's pipes are buffered readers: read1 returns what has arrived, without waiting.
+    assert isinstance(stream, io.BufferedIOBase)
+
     def read() -> None:
         for chunk in iter(lambda: stream.read1(65536), b""):
             into.extend(chunk)
@@ -158,9 +167,19 @@ def run_matador(
                 f"matador {' '.join(args)} did not finish within {timeout} s\n"
                 f"stdout: {bytes(out[-2000:])!r}\nstderr: {bytes(err[-2000:])!r}"
             )
-        if send is not None and not send.sent and send.ready(out.decode("utf-8", "replace")):
+        if send is not None and send.sent is None and send.ready(out.decode("utf-8", "replace")):
             process.send_signal(send.signum)
-            send.sent = True
+            send.sent = time.monotonic()
+        elif (
+            send is not None
+            and send.sent is not None
+            and send.again is not None
+            and not send.repeated
+            and time.monotonic() - send.sent >= send.again
+        ):
+            with contextlib.suppress(ProcessLookupError):
+                process.send_signal(send.signum)
+            send.repeated = True
         time.sleep(0.02)
     for reader in readers:
         reader.join(timeout=5)

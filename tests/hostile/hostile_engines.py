@@ -8,7 +8,9 @@ with the wrong type.
 
 from __future__ import annotations
 
+import contextlib
 import sys
+import threading
 import time
 from typing import Any
 
@@ -62,3 +64,47 @@ class ExitsInApply(ReferenceEngine):
 
     def apply(self, action: str, player: int | None) -> str | None:
         sys.exit(9)
+
+
+class SwallowsTheDeadline(ReferenceEngine):
+    """Sleeps in legal() and swallows every Exception that interrupts it."""
+
+    def legal(self) -> list[str]:
+        while True:
+            with contextlib.suppress(Exception):  # the deadline must not be an Exception
+                time.sleep(60)
+
+
+class RaisesGeneratorExit(ReferenceEngine):
+    """Raises GeneratorExit from legal()."""
+
+    def legal(self) -> list[str]:
+        raise GeneratorExit
+
+
+class RaisesKeyboardInterrupt(ReferenceEngine):
+    """Raises KeyboardInterrupt from legal(), as if Ctrl-C had been pressed."""
+
+    def legal(self) -> list[str]:
+        raise KeyboardInterrupt
+
+
+class _Unreadable(list[str]):
+    def __iter__(self) -> Any:
+        raise RuntimeError("cannot list my items")
+
+
+class LegalThatCannotBeRead(ReferenceEngine):
+    """Answers legal() with a list that raises when it is read."""
+
+    def legal(self) -> Any:
+        return _Unreadable()
+
+
+class LeavesAThreadRunning(ReferenceEngine):
+    """Starts a thread that never ends, and prints to standard output."""
+
+    def hello(self) -> Any:
+        threading.Thread(target=lambda: time.sleep(3600), daemon=False).start()
+        print("engine chatter that must not reach the report")
+        return super().hello()

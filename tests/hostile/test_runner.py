@@ -8,7 +8,9 @@ the traceback and the leftover processes); the engines are tests/hostile/fake_en
 from __future__ import annotations
 
 import json
+import os
 import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -16,7 +18,7 @@ import pytest
 
 from reference_engine.exits import ExitStatus
 
-from .harness import HERE, Signal, fake_engine, run_matador
+from .harness import HERE, Signal, fake_engine, matador_argv, run_matador
 
 #: Every test here runs the real command in subprocesses: slow (run with --slow).
 pytestmark = pytest.mark.slow
@@ -43,7 +45,7 @@ INVALID = ExitStatus.INVALID
 HANDSHAKE_FAILURES = [
     ("crash_at_start", UNAVAILABLE, "cannot load my rule tables"),
     ("never_answers", UNAVAILABLE, "no reply to 'hello' within 0.5 s"),
-    ("garbage", UNAVAILABLE, "is not JSON"),
+    ("garbage", UNAVAILABLE, "is not strict JSON"),
     ("huge_line", UNAVAILABLE, "longer than 1048576 bytes"),
     ("partial_line", UNAVAILABLE, "no reply to 'hello'"),
     ("not_object", UNAVAILABLE, "not a JSON object"),
@@ -51,9 +53,11 @@ HANDSHAKE_FAILURES = [
     ("id_as_string", UNAVAILABLE, "expected id 1, got '1'"),
     ("id_as_float", UNAVAILABLE, "expected id 1, got 1.0"),
     ("id_as_bool", UNAVAILABLE, "expected id 1, got True"),
-    ("bad_utf8", UNAVAILABLE, "is not JSON"),
-    ("nan", UNAVAILABLE, "is not JSON"),
-    ("deep_json", UNAVAILABLE, "is not JSON"),
+    ("bad_utf8", UNAVAILABLE, "is not strict JSON (not UTF-8)"),
+    ("nan", UNAVAILABLE, "is not strict JSON (NaN is not JSON)"),
+    ("duplicate_key", UNAVAILABLE, "the key 'id' is given twice"),
+    ("tamper:version_number", UNAVAILABLE, "version must be a string, not 1.0"),
+    ("deep_json", UNAVAILABLE, "is not strict JSON"),
     ("wrong_protocol", UNAVAILABLE, "speaks protocol 'matador-engine/99'"),
     ("unsupported_protocol", UNAVAILABLE, "unsupported_protocol"),
     ("no_hello", UNAVAILABLE, "not a hello"),
@@ -85,9 +89,10 @@ CASE_FAILURES = [
     ("close_stdout", "closed its output before answering 'new_match'"),
     ("stop_reading", "no reply to 'new_match' within 0.5 s"),
     ("slow:1.0", "no reply to 'new_match' within 0.5 s"),
-    ("wrong_shape:legal", "expected a 'legal' reply with 'actions' as a list of strings"),
-    ("wrong_shape:to_act", "'seat' as a seat number or null"),
-    ("wrong_shape:ends", "'ends' as a list of strings"),
+    ("wrong_shape:legal", "the legal actions must be a list of strings, got '6-6'"),
+    ("wrong_shape:to_act", "the seat to act must be a seat number or null, got '0'"),
+    ("wrong_shape:ends", "the open ends must be a list of strings, got 5"),
+    ("tamper:legal_twice", "the legal actions: '6-6' given more than once"),
     ("crash_on:legal", "segmentation fault in legal"),
     ("crash_on:apply", "segmentation fault in apply"),
 ]
@@ -101,6 +106,29 @@ def test_an_engine_that_breaks_mid_case_errors_that_case_and_is_restarted(
     assert done.status == INVALID, done.output
     assert says in done.stdout
     assert "0 passed, 0 failed, 2 errored" in done.stdout
+
+
+#: One case whose hand ends with a result and whose match totals are checked.
+SCORED = ("--cases", str(CASES / "gamerules-com.yaml"), "--case", "*three-handed-block-difference")
+
+# Replies that equal the right answer under Python's == but break the protocol's types.
+WRONG_TYPES = [
+    ("tamper:points_as_floats", "the result's pips must be a list of integers"),
+    ("tamper:winner_as_bool", "the result's winner must be a seat number or null, got"),
+    ("tamper:result_extra_field", "unknown 'extra'"),
+    ("tamper:points_as_text", "the result's pips must be a list of integers, got 'lots'"),
+    ("tamper:match_as_floats", "the match scores must be a list of integers"),
+]
+
+
+@pytest.mark.parametrize(("mode", "says"), WRONG_TYPES)
+def test_a_reply_of_the_wrong_type_is_an_error_even_when_it_compares_equal(
+    mode: str, says: str
+) -> None:
+    done = run_matador("conform", "--engine", fake_engine(mode), *FAST, *SCORED)
+    assert done.status == INVALID, done.output
+    assert says in done.stdout
+    assert "0 passed, 0 failed, 1 errored" in done.stdout
 
 
 @pytest.mark.parametrize("mode", ["crash_on:legal", "exit_after_hello", "slow:1.0"])
@@ -188,7 +216,12 @@ def test_an_engine_spec_that_names_no_engine_is_a_clear_usage_error(engine: str,
         ("python:hostile_engines:hello_returns_text", UNAVAILABLE, "must return an EngineInfo"),
         ("python:hostile_engines:HangsInLegal", INVALID, "no answer to legal within 0.5 s"),
         ("python:hostile_engines:RaisesInLegal", INVALID, "ZeroDivisionError"),
-        ("python:hostile_engines:LegalIsNotAList", INVALID, "must return a list of strings"),
+        ("python:hostile_engines:LegalIsNotAList", INVALID, "legal() must be a list of strings"),
+        ("python:hostile_engines:SwallowsTheDeadline", INVALID, "no answer to legal within 0.5 s"),
+        ("python:hostile_engines:RaisesGeneratorExit", INVALID, "raised GeneratorExit"),
+        ("python:hostile_engines:RaisesKeyboardInterrupt", INVALID, "raised KeyboardInterrupt"),
+        ("python:hostile_engines:LegalThatCannotBeRead", INVALID, "cannot be read"),
+        ("python:hostile_engines:LeavesAThreadRunning", ExitStatus.OK, "2 passed"),
         ("python:hostile_engines:ExitsInApply", INVALID, "SystemExit"),
     ],
 )
@@ -317,6 +350,41 @@ def test_a_signal_with_the_table_report_prints_what_was_finished(tmp_path: Path)
     assert "Matador conformance" in done.stdout
 
 
+@pytest.mark.parametrize(
+    ("signum", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)]
+)
+def test_a_signal_while_a_deaf_engine_starts_stops_it_too(
+    tmp_path: Path, signum: int, status: int
+) -> None:
+    """An engine that never reads its input, stopped before its handshake ends, is not left."""
+    started = tmp_path / "started"
+    done = run_matador(
+        "conform", "--engine", fake_engine("deaf", str(started)), *TWO,
+        send=Signal(signum, lambda _: started.exists()),
+    )  # fmt: skip
+    assert done.status == status, done.output
+    # run_matador has checked that no process of the run is left.
+
+
+def test_a_second_signal_stops_at_once_and_still_stops_the_engine(tmp_path: Path) -> None:
+    """A second Ctrl-C does not wait for a clean-up that an in-process engine holds up."""
+    started = tmp_path / "started"
+    done = run_matador(
+        "conform", "--engine", fake_engine("stubborn:0.01", str(started)), *LONG,
+        send=Signal(signal.SIGINT, lambda _: started.exists(), again=0.05),
+    )  # fmt: skip
+    assert done.status == 130, done.output
+    # The engine ignores SIGTERM: the clean-up after the first signal waits for
+    # it; the second kills it and exits at once, leaving nothing behind.
+
+
+def test_engine_text_cannot_drive_the_terminal() -> None:
+    done = run_matador("conform", "--engine", fake_engine("escapes"), *FAST, *TWO)
+    assert done.status == UNAVAILABLE
+    assert "\x1b" not in done.output and "\x07" not in done.output
+    assert "\\x1b]0;owned" in done.output
+
+
 def test_a_signal_during_the_handshake_is_a_clean_exit(tmp_path: Path) -> None:
     started = tmp_path / "started"
     done = run_matador(
@@ -409,3 +477,43 @@ def test_the_random_mode_survives_an_engine_that_crashes() -> None:
 
 def test_the_fake_engine_is_run_by_this_interpreter() -> None:
     assert fake_engine("good").startswith(sys.executable)
+
+
+@pytest.mark.parametrize("value", ["1e308", "86401", "1e400"])
+def test_a_timeout_too_long_to_be_meant_is_a_usage_error(value: str) -> None:
+    done = run_matador("conform", "--timeout", value, *TWO)
+    assert done.status == ExitStatus.USAGE
+    assert "at most 86,400" in done.stderr
+
+
+def test_case_files_that_do_not_exist_are_a_usage_error(tmp_path: Path) -> None:
+    done = run_matador("conform", "--cases", str(tmp_path / "missing.yaml"))
+    assert done.status == ExitStatus.USAGE
+    assert "no such file or folder" in done.stderr
+
+
+def _with_closed(fd: int, *args: str) -> subprocess.CompletedProcess[bytes]:
+    """Run matador with file descriptor ``fd`` closed, as ``>&-`` or ``2>&-`` does."""
+    return subprocess.run(
+        matador_argv(*args),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE if fd != 1 else None,
+        stderr=subprocess.PIPE if fd != 2 else None,
+        preexec_fn=lambda: os.close(fd),
+        timeout=60,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize("command", [("list",), ("show", "pagat"), ("conform", *TWO)])
+def test_a_closed_standard_output_is_a_clear_error(command: tuple[str, ...]) -> None:
+    done = _with_closed(1, *command)
+    assert done.returncode == ExitStatus.INVALID
+    assert b"standard output is closed" in done.stderr
+    assert b"Traceback" not in done.stderr
+
+
+def test_a_closed_standard_error_does_not_change_the_verdict() -> None:
+    done = _with_closed(2, "conform", "--engine", fake_engine("crash_at_start"), *TWO)
+    assert done.returncode == UNAVAILABLE
+    assert b"ENGINE UNAVAILABLE" in done.stdout

@@ -1,0 +1,144 @@
+"""What a well-formed answer from an engine under test is, for both transports.
+
+The program driver (:mod:`.process`) and the in-process guard (:mod:`.inprocess`)
+pass every answer through these checks before the runner compares anything
+with a case, so the comparison never meets a value of the wrong type: reply
+lines are strict JSON (UTF-8, no ``NaN`` or ``Infinity``, no key twice); an
+integer is an integer (never ``2.0``, never ``true``); the ``result`` object
+has exactly its four fields (spec/protocol.md, spec/protocol.schema.json); a
+list of legal actions names each action once. A check that fails raises
+:class:`BadReply`, which the transports turn into a ``bad_reply`` failure.
+
+Text an engine supplies (its name, its messages, its standard error) is shown
+through :func:`printable`, so it cannot drive the terminal it is printed on.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+TERMINATIONS = ("domino", "blocked", "redeal")
+
+#: Control characters (C0 but tab and newline, DEL, C1) and the bidirectional
+#: overrides: shown as escapes, never sent to a terminal as they are.
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+class BadReply(ValueError):
+    """An answer of the wrong shape or types; the message says what is wrong."""
+
+
+def printable(text: object) -> str:
+    """``text`` with every control character written as an escape (``\\x1b``)."""
+    return _UNPRINTABLE.sub(lambda found: f"\\x{ord(found[0]):02x}", str(text))
+
+
+def short(value: Any, limit: int = 200) -> str:
+    """A printable ``repr`` of ``value``, cut to ``limit`` characters."""
+    text = printable(repr(value))
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _no_constants(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise ValueError(f"the key {key!r} is given twice")
+        result[key] = value
+    return result
+
+
+def strict_json(raw: bytes) -> Any:
+    """The JSON value of one reply line, read strictly; ValueError says why it is not JSON."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError("not UTF-8") from None
+    try:
+        return json.loads(text, parse_constant=_no_constants, object_pairs_hook=_no_repeated_keys)
+    except RecursionError:
+        raise ValueError("nested too deep") from None
+
+
+def is_integer(value: object) -> bool:
+    """Whether ``value`` is a JSON integer: an int, not a bool, not a float."""
+    return type(value) is int
+
+
+def integers(value: object, what: str) -> list[int]:
+    """A list of integers, or BadReply."""
+    if not isinstance(value, list) or not all(is_integer(item) for item in value):
+        raise BadReply(f"{what} must be a list of integers, got {short(value)}")
+    return list(value)
+
+
+def seat_or_none(value: object, what: str) -> int | None:
+    """A seat number (an integer, not negative) or None, or BadReply."""
+    if value is None or (is_integer(value) and value >= 0):  # type: ignore[operator]
+        return value  # type: ignore[return-value]
+    raise BadReply(f"{what} must be a seat number or null, got {short(value)}")
+
+
+def strings(value: object, what: str, *, once: bool = False) -> list[str]:
+    """A list of strings (each given once, if ``once``), or BadReply."""
+    if not isinstance(value, (list, tuple)) or not all(isinstance(item, str) for item in value):
+        raise BadReply(f"{what} must be a list of strings, got {short(value)}")
+    if once and len(set(value)) != len(value):
+        repeated = sorted({item for item in value if value.count(item) > 1})
+        raise BadReply(f"{what}: {', '.join(map(short, repeated[:5]))} given more than once")
+    return list(value)
+
+
+def reason(value: object) -> str | None:
+    """An apply answer: None (applied) or a reason code (a string), or BadReply."""
+    if value is None or isinstance(value, str):
+        return value
+    raise BadReply(f"a refusal's reason must be a string, got {short(value)}")
+
+
+def hand_result(value: object) -> dict[str, Any] | None:
+    """A hand's result: None while the hand goes on, else exactly its four fields."""
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise BadReply(f"the result must be an object or null, got {short(value)}")
+    fields = {"termination", "winner", "pips", "points"}
+    if set(value) != fields:
+        missing, extra = sorted(fields - set(value)), sorted(set(value) - fields, key=str)
+        parts = [f"missing {', '.join(missing)}" if missing else ""]
+        parts.append(f"unknown {', '.join(map(short, extra))}" if extra else "")
+        raise BadReply(
+            "the result has exactly termination, winner, pips and points ("
+            + "; ".join(part for part in parts if part)
+            + ")"
+        )
+    termination = value["termination"]
+    if termination not in TERMINATIONS or not isinstance(termination, str):
+        raise BadReply(f"the result's termination must be one of {', '.join(TERMINATIONS)}")
+    return {
+        "termination": termination,
+        "winner": seat_or_none(value["winner"], "the result's winner"),
+        "pips": integers(value["pips"], "the result's pips"),
+        "points": integers(value["points"], "the result's points"),
+    }
+
+
+def match_totals(value: object) -> dict[str, Any]:
+    """The match totals: scores and hands won per side, and the winner; or BadReply."""
+    if not isinstance(value, Mapping):
+        raise BadReply(f"the match totals must be an object, got {short(value)}")
+    missing = [key for key in ("scores", "hands_won", "winner") if key not in value]
+    if missing:
+        raise BadReply(f"the match totals lack {', '.join(missing)}")
+    return {
+        "scores": integers(value["scores"], "the match scores"),
+        "hands_won": integers(value["hands_won"], "the match's hands won"),
+        "winner": seat_or_none(value["winner"], "the match winner"),
+    }

@@ -251,6 +251,10 @@ class AtomicFile:
                 FileProblem.NOT_WRITABLE, path, error.strerror or str(error)
             ) from None
         self._temporary = Path(temporary)
+        # The file a run streams into is readable as the finished one will be
+        # (mkstemp makes it private), so an interrupted run's part can be read.
+        with contextlib.suppress(OSError):
+            os.fchmod(descriptor, 0o666 & ~_umask())
         mode = "wb" if binary else "w"
         self.stream: IO[str] | IO[bytes]
         if binary:

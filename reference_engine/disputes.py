@@ -31,7 +31,12 @@ def parse_target(text: str) -> tuple[str, dict[str, str]]:
         name, sep, value = item.partition("=")
         if not sep or not name or not value:
             raise ValueError(f"{item!r} in {text!r} is not NAME=VALUE")
-        options[name.strip()] = value.strip()
+        name, value = name.strip(), value.strip()
+        if name in options and options[name] != value:
+            raise ValueError(
+                f"option {name!r} given twice in {text!r} ({options[name]!r} and {value!r})"
+            )
+        options[name] = value
     return variant.strip(), options
 
 

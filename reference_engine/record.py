@@ -257,6 +257,7 @@ def parse_record(data: bytes) -> Any:
             parse_constant=_refuse_constant,
             parse_int=_integer,
             parse_float=_finite,
+            object_pairs_hook=_no_repeated_keys,
         )
     except json.JSONDecodeError as error:
         raise RecordSyntaxError(
@@ -266,6 +267,20 @@ def parse_record(data: bytes) -> Any:
         raise RecordSyntaxError(
             "not a record: its arrays and objects are nested too deeply to read"
         ) from None
+
+
+def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys are all different: readers that keep the first of two
+    and readers that keep the last would see different games."""
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise RecordSyntaxError(
+                f"not a record: the key {key!r} is given twice in one object "
+                "(nothing is merged or overwritten)"
+            )
+        result[key] = value
+    return result
 
 
 def _refuse_constant(name: str) -> Any:

@@ -205,3 +205,14 @@ def test_diff_and_compare_errors(argv: list[str], code: int) -> None:
     got, _, err = matador(*argv)
     assert got == code
     assert err
+
+
+def test_an_option_given_twice_in_a_target_is_refused_not_overwritten() -> None:
+    from reference_engine.disputes import parse_target
+
+    with pytest.raises(ValueError, match="option 'crosswise' given twice"):
+        parse_target("pagat:crosswise=english,crosswise=berndt")
+    assert parse_target("pagat:crosswise=berndt,crosswise=berndt") == (
+        "pagat",
+        {"crosswise": "berndt"},
+    )

@@ -201,6 +201,8 @@ def _run(
     if stream is not None or args.report != "table":
         # The table says this itself; other formats may go to a file, so say it here.
         notes = [summary.unavailable and f"engine unavailable: {summary.unavailable}"]
+        if results and all(run.verdict is Verdict.SKIP for run in results):
+            notes.append("no case was run: every selected case was skipped")
         if interrupted:
             notes.append(f"interrupted by {interrupted.name}; the report keeps finished cases")
         for note in filter(None, notes):
@@ -231,6 +233,8 @@ def _status(
         return ExitStatus.INVALID
     if count[Verdict.BROKEN]:
         return ExitStatus.BROKEN_CASE
+    if not count[Verdict.PASS] and count[Verdict.SKIP]:
+        return ExitStatus.INVALID  # nothing was judged: no pass to report
     return ExitStatus.OK
 
 

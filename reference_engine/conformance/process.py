@@ -424,6 +424,11 @@ def info_from_hello(reply: Mapping[str, Any], fail: Any) -> EngineInfo:
             FailureKind.HANDSHAKE,
             f"the hello reply does not name its protocol version (expected {PROTOCOL_VERSION!r})",
         )
+    if "variants" not in reply:
+        raise fail(
+            FailureKind.HANDSHAKE,
+            "the hello reply does not say which variants it plays (variants: null for all)",
+        )
     variants = reply.get("variants")
     if variants is not None:
         problem = declared_variants_problem(variants)

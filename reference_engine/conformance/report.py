@@ -123,6 +123,11 @@ def summary_text(summary: RunSummary | None, runs: Sequence[CaseRun]) -> str:
             lines.append("  engine stderr (last lines):")
             lines.extend("    " + line for line in summary.stderr.splitlines())
         lines.append(f"  {not_run} case run(s) not run")
+    if runs and all(run.verdict is Verdict.SKIP for run in runs):
+        lines.append(
+            "NOTHING JUDGED: every selected case was skipped (the engine declares none of "
+            "them, or refuses them); this run is not a pass"
+        )
     if summary.interrupted:
         planned = f" of {summary.planned}" if summary.planned is not None else ""
         lines.append(

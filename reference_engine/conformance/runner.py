@@ -349,7 +349,10 @@ class Runner:
             engine.new_match(target.variant, target.options, case.players)
         except EngineRefusal as refusal:
             if refusal.code == "unsupported":
-                raise _Skip(f"the engine does not support this: {refusal.message}") from None
+                raise _Skip(
+                    f"the engine refused new_match with unsupported, though it declares "
+                    f"{target.label()}: {refusal.message or 'no reason given'}"
+                ) from None
             raise
         for hand_index, hand in enumerate(case.hands):
             run.hand, run.step = hand_index, None

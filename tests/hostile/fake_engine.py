@@ -19,6 +19,8 @@ starts (so a test knows it is running). Modes:
 - ``no_hello``: answers hello with ``{"type": "ok"}``.
 - ``hello_no_name``, ``hello_bad_variants``, ``hello_variants_list``: malformed handshakes.
 - ``declares_nothing``: declares an empty set of variants.
+- ``hello_no_variants``: greets without saying which variants it plays.
+- ``hollow``: declares every variant, then refuses every match as unsupported.
 - ``declares_unknown``: declares only variants the suite does not have.
 - ``wrong_id``: answers with the next request's id.
 - ``id_as_string``, ``id_as_float``, ``id_as_bool``: answers with the id of the wrong type.
@@ -180,6 +182,7 @@ FAILS_AT_HELLO = {
     "hello_variants_list",
     "declares_nothing",
     "declares_unknown",
+    "hello_no_variants",
     "duplicate_key",
     "deaf",
     "never_answers",
@@ -262,6 +265,8 @@ def special_hello(request: dict[str, Any]) -> bool:
         hello(request, variants={"pagat": {"crosswise": "berndt"}})
     elif KIND == "hello_variants_list":
         hello(request, variants=["pagat"])
+    elif KIND == "hello_no_variants":
+        hello(request, variants=...)
     elif KIND == "declares_nothing":
         hello(request, variants={})
     elif KIND == "declares_unknown":
@@ -276,6 +281,9 @@ def special_hello(request: dict[str, Any]) -> bool:
 
 def misbehave(request: dict[str, Any], kind: Any, seen: set[str]) -> bool:
     """Misbehave on this request if the mode says so; True when it did (no proper answer)."""
+    if KIND == "hollow" and kind == "new_match":
+        reply({"id": request["id"], "type": "error", "code": "unsupported", "message": "no"})
+        return True
     if KIND == "never_answers":
         return True
     if KIND == "garbage":

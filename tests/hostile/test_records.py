@@ -178,3 +178,18 @@ def test_a_loop_of_links_is_refused(tmp_path: Path) -> None:
     done = run_matador("replay", str(tmp_path / "a.json"), timeout=10)
     assert done.status == ExitStatus.INVALID
     assert "a loop of symbolic links" in done.stderr
+
+
+@pytest.mark.parametrize("key", ["variant", "players", "points"])
+def test_a_record_with_a_key_given_twice_is_refused(tmp_path: Path, key: str) -> None:
+    """Readers that keep the first and readers that keep the last would replay other games."""
+    path = tmp_path / "record.json"
+    text = {
+        "variant": '{"format": "matador-record/1", "variant": "pagat", "variant": "german", ',
+        "players": '{"format": "matador-record/1", "players": 2, "players": 3, ',
+        "points": '{"format": "matador-record/1", "result": {"points": [1], "points": [2]}, ',
+    }[key]
+    path.write_text(text + '"options": {}, "hands": []}', encoding="utf-8")
+    result = run_matador("replay", str(path))
+    assert result.status == ExitStatus.INVALID
+    assert f"the key {key!r} is given twice" in result.stderr

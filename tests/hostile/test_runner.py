@@ -67,6 +67,7 @@ HANDSHAKE_FAILURES = [
     ("hello_bad_variants", UNAVAILABLE, "must be a list of option values"),
     ("hello_variants_list", UNAVAILABLE, "must be null or an object"),
     ("declares_nothing", UNAVAILABLE, "declares no variant the suite knows"),
+    ("hello_no_variants", UNAVAILABLE, "does not say which variants it plays"),
     ("declares_unknown", UNAVAILABLE, "it declares: my-house-rules, tiddlywinks"),
     ("fork_child_exit", UNAVAILABLE, "before answering 'hello'"),
 ]
@@ -519,3 +520,11 @@ def test_a_closed_standard_error_does_not_change_the_verdict() -> None:
     done = _with_closed(2, "conform", "--engine", fake_engine("crash_at_start"), *TWO)
     assert done.returncode == UNAVAILABLE
     assert b"ENGINE UNAVAILABLE" in done.stdout
+
+
+def test_an_engine_that_refuses_everything_it_declares_is_not_a_pass() -> None:
+    """A run in which every case is skipped judged nothing: it must not gate a CI job green."""
+    done = run_matador("conform", "--engine", fake_engine("hollow"), *FAST, *TWO)
+    assert done.status == INVALID, done.output
+    assert "NOTHING JUDGED" in done.stdout
+    assert "0 passed, 0 failed, 0 errored, 2 skipped" in done.stdout

@@ -22,6 +22,7 @@ from .rules.catalog import spec_dir
 from .rules.vocabulary import TextEnum
 from .scoring import Outcome
 from .strategies import Strategy
+from .strictjson import NotStrictJson, unique_keys
 
 RECORD_FORMAT = "matador-record/1"
 
@@ -257,30 +258,20 @@ def parse_record(data: bytes) -> Any:
             parse_constant=_refuse_constant,
             parse_int=_integer,
             parse_float=_finite,
-            object_pairs_hook=_no_repeated_keys,
+            object_pairs_hook=unique_keys,
         )
     except json.JSONDecodeError as error:
         raise RecordSyntaxError(
             f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}"
         ) from None
+    except NotStrictJson as error:
+        raise RecordSyntaxError(
+            f"not a record: {error} (nothing is merged or overwritten)"
+        ) from None
     except RecursionError:
         raise RecordSyntaxError(
             "not a record: its arrays and objects are nested too deeply to read"
         ) from None
-
-
-def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """An object whose keys are all different: readers that keep the first of two
-    and readers that keep the last would see different games."""
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise RecordSyntaxError(
-                f"not a record: the key {key!r} is given twice in one object "
-                "(nothing is merged or overwritten)"
-            )
-        result[key] = value
-    return result
 
 
 def _refuse_constant(name: str) -> Any:

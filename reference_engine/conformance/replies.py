@@ -20,6 +20,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from ..strictjson import no_constants, unique_keys
+
 TERMINATIONS = ("domino", "blocked", "redeal")
 
 #: Control characters (C0 but tab and newline, DEL, C1) and the bidirectional
@@ -42,19 +44,6 @@ def short(value: Any, limit: int = 200) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _no_constants(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise ValueError(f"the key {key!r} is given twice")
-        result[key] = value
-    return result
-
-
 def strict_json(raw: bytes) -> Any:
     """The JSON value of one reply line, read strictly; ValueError says why it is not JSON."""
     try:
@@ -62,7 +51,7 @@ def strict_json(raw: bytes) -> Any:
     except UnicodeDecodeError:
         raise ValueError("not UTF-8") from None
     try:
-        return json.loads(text, parse_constant=_no_constants, object_pairs_hook=_no_repeated_keys)
+        return json.loads(text, parse_constant=no_constants, object_pairs_hook=unique_keys)
     except RecursionError:
         raise ValueError("nested too deep") from None
 

@@ -31,6 +31,7 @@ from functools import cache
 from typing import Any, BinaryIO, TextIO
 
 from ..rules.catalog import spec_dir
+from ..strictjson import no_constants, unique_keys
 from .codes import ErrorCode
 from .engine import PROTOCOL_VERSION, Engine, EngineRefusal, ReferenceEngine
 
@@ -274,8 +275,8 @@ def _parse(line: str | bytes) -> Any:
             text,
             parse_int=_parse_int,
             parse_float=_parse_float,
-            parse_constant=_refuse_constant,
-            object_pairs_hook=_object,
+            parse_constant=no_constants,
+            object_pairs_hook=unique_keys,
         )
     except ValueError as error:  # json.JSONDecodeError, or a hook's refusal
         raise _Malformed(ErrorCode.BAD_REQUEST, f"not JSON: {error}") from None
@@ -304,19 +305,6 @@ def _parse_float(text: str) -> float | OutOfRange:
     if len(text) > MAX_NUMBER_CHARS or value in (float("inf"), float("-inf")):
         return OutOfRange(text)
     return value
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    found: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in found:
-            raise ValueError(f"the key {_shown(key)} appears twice in one object")
-        found[key] = value
-    return found
 
 
 # ---------------------------------------------------------------------------- the schema

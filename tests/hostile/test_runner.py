@@ -56,7 +56,7 @@ HANDSHAKE_FAILURES = [
     ("id_as_float", UNAVAILABLE, "expected id 1, got 1.0"),
     ("id_as_bool", UNAVAILABLE, "expected id 1, got True"),
     ("bad_utf8", UNAVAILABLE, "is not strict JSON (not UTF-8)"),
-    ("nan", UNAVAILABLE, "is not strict JSON (NaN is not JSON)"),
+    ("nan", UNAVAILABLE, "is not strict JSON (NaN is not JSON"),
     ("duplicate_key", UNAVAILABLE, "the key 'id' is given twice"),
     ("tamper:version_number", UNAVAILABLE, "version must be a string, not 1.0"),
     ("deep_json", UNAVAILABLE, "is not strict JSON"),

@@ -18,7 +18,8 @@ from .errors import DealError, IllegalActionError, NotationError, Reason
 from .hand import Hand, Phase
 from .match import Match
 from .rules import Catalog, Citation, Rules, RulesError
-from .rules.catalog import spec_dir
+from .rules.datafiles import spec_dir
+from .rules.schema import StrictValidator
 from .rules.vocabulary import TextEnum
 from .scoring import Outcome
 from .strategies import Strategy
@@ -378,12 +379,7 @@ def _validator() -> Any:
 
     jsonschema counts ``2.0`` as an integer; ``players: 2.0`` should not pass for two.
     """
-    base = jsonschema.Draft202012Validator
-    checker = base.TYPE_CHECKER.redefine(
-        "integer", lambda _, instance: isinstance(instance, int) and not isinstance(instance, bool)
-    )
-    strict = jsonschema.validators.extend(base, type_checker=checker)  # type: ignore[no-untyped-call]
-    return strict(record_schema())
+    return StrictValidator(record_schema())
 
 
 #: The longest array any record may hold (the schema's largest ``maxItems``).

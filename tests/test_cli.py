@@ -30,7 +30,7 @@ from reference_engine.rules import (
     ProblemCode,
     parse_option_assignments,
 )
-from reference_engine.rules.catalog import variants_dir
+from reference_engine.rules.datafiles import variants_dir
 
 if TYPE_CHECKING:
     from conftest import CliResult

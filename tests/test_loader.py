@@ -21,7 +21,7 @@ from reference_engine.rules import (
     RulesError,
     parse_option_assignments,
 )
-from reference_engine.rules.catalog import variant_schema
+from reference_engine.rules.schema import variant_schema
 from reference_engine.rules.yamldoc import MAX_DEPTH, MAX_VALUES, parse_yaml, read_yaml_file
 from reference_engine.safeio import size_limit
 

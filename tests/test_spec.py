@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from reference_engine.rules.catalog import SPEC_VERSION, spec_dir
+from reference_engine.rules.datafiles import SPEC_VERSION, spec_dir
 
 SCHEMA = json.loads((spec_dir() / "variant.schema.json").read_text(encoding="utf-8"))
 SPEC = (spec_dir() / "SPEC.md").read_text(encoding="utf-8")

@@ -14,9 +14,11 @@ from typing import Any
 from ..actions import Action
 from ..deal import Deal
 from ..errors import DealError, NotationError, Reason
-from ..rules.catalog import Catalog, data_root, schema_problems, spec_dir
+from ..rules.catalog import Catalog
+from ..rules.datafiles import data_root, spec_dir
 from ..rules.errors import Problem, ProblemCode, RulesError
 from ..rules.model import Rules
+from ..rules.schema import schema_problems
 from ..rules.yamldoc import Document, read_yaml_file
 from ..rules.yamldoc import Path as DocPath
 from ..safeio import size_limit

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, BinaryIO, TextIO
 
-from ..rules.catalog import spec_dir
+from ..rules.datafiles import spec_dir
 from ..strictjson import no_constants, unique_keys
 from .codes import ErrorCode
 from .engine import PROTOCOL_VERSION, Engine, EngineRefusal, ReferenceEngine
@@ -319,15 +319,10 @@ def protocol_schema() -> dict[str, Any]:
 @cache
 def _validator(definition: str) -> Any:
     """A validator of ``#/$defs/DEFINITION``; integers are strictly integers (2.0 is not one)."""
-    import jsonschema  # only a server needs it: `import reference_engine` stays light
+    from ..rules.schema import StrictValidator
 
-    base = jsonschema.Draft202012Validator
-    checker = base.TYPE_CHECKER.redefine(
-        "integer", lambda _, value: isinstance(value, int) and not isinstance(value, bool)
-    )
-    strict = jsonschema.validators.extend(base, type_checker=checker)  # type: ignore[no-untyped-call]
     schema = protocol_schema()
-    return strict({"$defs": schema["$defs"], "$ref": f"#/$defs/{definition}"})
+    return StrictValidator({"$defs": schema["$defs"], "$ref": f"#/$defs/{definition}"})
 
 
 # The common requests, checked by hand before the (much slower) schema validator

@@ -1,8 +1,10 @@
 """The rule model: vocabularies, resolved rules, and the variant-file loader."""
 
-from .catalog import SPEC_VERSION, Catalog, parse_option_assignments, registry
+from .catalog import Catalog, parse_option_assignments
+from .datafiles import SPEC_VERSION
 from .errors import OptionError, Problem, ProblemCode, RulesError, UnknownVariantError
 from .model import Citation, Gap, MatadorMode, Note, Option, PerPlayers, Provenance, Rules
+from .sources import registry
 
 __all__ = [
     "SPEC_VERSION",

@@ -8,20 +8,17 @@ choice of options into an immutable :class:`~reference_engine.rules.model.Rules`
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-import jsonschema
-
 # A module import: safeio imports this package's vocabulary (see yamldoc).
 from .. import safeio
+from .datafiles import variants_dir
 from .errors import OptionError, Problem, ProblemCode, RulesError, UnknownVariantError
 from .model import (
     PLAYER_COUNT_KEYS,
@@ -38,6 +35,8 @@ from .model import (
     Rules,
     Target,
 )
+from .schema import schema_problems, variant_schema
+from .sources import Registry, registry
 from .vocabulary import (
     AfterSingleDraw,
     DesignatedOpener,
@@ -68,61 +67,6 @@ from .vocabulary import (
 )
 from .yamldoc import Document, read_yaml_file
 from .yamldoc import Path as DocPath
-
-SPEC_VERSION = "1.0"
-
-
-# --------------------------------------------------------------------------- data files
-
-
-def data_root() -> Path:
-    """Where ``spec/`` and ``variants/`` are: inside the installed package, else the checkout."""
-    packaged = resources.files("reference_engine") / "_data"
-    if packaged.is_dir():
-        return Path(str(packaged))
-    return Path(__file__).resolve().parents[2]
-
-
-def spec_dir() -> Path:
-    """The directory holding the schemas and the source registry."""
-    return data_root() / "spec"
-
-
-def variants_dir() -> Path:
-    """The directory holding the shipped variant files."""
-    return data_root() / "variants"
-
-
-@cache
-def variant_schema() -> dict[str, Any]:
-    """The variant JSON Schema."""
-    return json.loads((spec_dir() / "variant.schema.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
-
-
-@dataclass(frozen=True)
-class Registry:
-    """The publications and source texts a citation may name."""
-
-    publications: Mapping[str, str]
-    texts: Mapping[str, str]
-
-
-@cache
-def registry() -> Registry:
-    """The registry in ``spec/sources.yaml`` (a project file: read with the default size limit)."""
-    path = spec_dir() / "sources.yaml"
-    with safeio.size_limit(None):
-        document, problems = read_yaml_file(path, trusted=True)
-    if document is None:
-        raise RulesError(problems)
-    data = document.data
-    return Registry(
-        publications=MappingProxyType(
-            {key: value["title"] for key, value in data["publications"].items()}
-        ),
-        texts=MappingProxyType({key: value["file"] for key, value in data["texts"].items()}),
-    )
-
 
 # --------------------------------------------------------------------------- rule conversion
 
@@ -708,79 +652,6 @@ def read_variant_file(
             )
         ]
     return variant, []
-
-
-def _is_integer(checker: object, instance: object) -> bool:
-    """Only a whole number written as one: not ``6.0``, and not a boolean."""
-    return isinstance(instance, int) and not isinstance(instance, bool)
-
-
-#: Draft 2020-12, except that ``integer`` means an integer as written: jsonschema
-#: counts ``6.0`` as an integer, and ``players: 6.0`` should not pass for six.
-_StrictValidator: type[jsonschema.protocols.Validator] = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
-    jsonschema.Draft202012Validator,
-    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
-)
-
-
-def schema_problems(document: Document, schema: Mapping[str, Any]) -> list[Problem]:
-    """Every JSON Schema violation in ``document``, located and explained."""
-    validator = _StrictValidator(schema)
-    problems = []
-    errors = sorted(validator.iter_errors(document.data), key=lambda e: list(e.absolute_path))
-    for error in errors:
-        for leaf in _leaves(error):
-            path = tuple(leaf.absolute_path)
-            if leaf.validator == "additionalProperties" and isinstance(leaf.instance, dict):
-                subschema = leaf.schema if isinstance(leaf.schema, dict) else {}
-                allowed = sorted(subschema.get("properties", {}))
-                for extra in sorted(set(leaf.instance) - set(allowed)):
-                    problems.append(
-                        document.problem(
-                            ProblemCode.SCHEMA,
-                            (*path, extra),
-                            f"unknown field {extra!r}",
-                            "allowed here: " + ", ".join(allowed),
-                        )
-                    )
-                continue
-            message, fix = _explain(leaf)
-            problems.append(document.problem(ProblemCode.SCHEMA, path, message, fix))
-    return problems
-
-
-def _leaves(error: jsonschema.ValidationError) -> list[jsonschema.ValidationError]:
-    """For anyOf/oneOf failures, the most specific sub-errors; else the error itself."""
-    if error.validator in ("anyOf", "oneOf") and error.context:
-        deepest = max(len(sub.absolute_path) for sub in error.context)
-        if deepest > len(error.absolute_path):
-            return [sub for sub in error.context if len(sub.absolute_path) == deepest]
-    return [error]
-
-
-def _explain(error: jsonschema.ValidationError) -> tuple[str, str | None]:
-    validator = error.validator
-    schema = error.schema if isinstance(error.schema, dict) else {}
-    if validator == "enum":
-        return (
-            f"{error.instance!r} is not an allowed value",
-            "allowed: " + ", ".join(map(str, schema.get("enum", []))),
-        )
-    if validator == "required":
-        return error.message, "add the missing field"
-    if validator == "type":
-        return error.message, f"give a value of type {error.validator_value}"
-    if validator == "anyOf" and all(sub.validator == "required" for sub in error.context or []):
-        return (
-            "a rule needs a citation (cite) or the id of the gap that explains it",
-            "add cite: [...], or gap: <the id of a gap recorded in this file>",
-        )
-    if validator == "oneOf" and all(sub.validator == "required" for sub in error.context or []):
-        return (
-            "an alternative needs exactly one of: option, unplayable_because",
-            "name the option that plays it, or say why it cannot be played",
-        )
-    return error.message, None
 
 
 def _check_references(variant: VariantFile, known: Registry) -> list[Problem]:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .catalog import SPEC_VERSION, registry
+from .datafiles import SPEC_VERSION
 from .model import Citation, Rules, as_plain
+from .sources import registry
 
 #: The rules grouped the way SPEC.md presents them.
 SECTIONS: Mapping[str, tuple[str, ...]] = {

@@ -1,0 +1,31 @@
+"""Where the project's own data files are: the specification, the schemas, the variants.
+
+Inside an installed package they are under ``reference_engine/_data``; in a
+checkout, at the top of the repository, where people read them.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+#: The version of spec/SPEC.md that the rule model implements.
+SPEC_VERSION = "1.0"
+
+
+def data_root() -> Path:
+    """Where ``spec/`` and ``variants/`` are: inside the installed package, else the checkout."""
+    packaged = resources.files("reference_engine") / "_data"
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parents[2]
+
+
+def spec_dir() -> Path:
+    """The directory holding the schemas and the source registry."""
+    return data_root() / "spec"
+
+
+def variants_dir() -> Path:
+    """The directory holding the shipped variant files."""
+    return data_root() / "variants"

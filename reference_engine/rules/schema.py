@@ -1,0 +1,101 @@
+"""Checking data against the project's JSON Schemas, strictly, with every problem located.
+
+One validator class serves every schema (variant and case files, records,
+protocol messages): JSON Schema draft 2020-12, except that ``integer`` means a
+whole number written as one (jsonschema counts ``6.0`` as an integer, and
+``players: 6.0`` must not pass for six). :func:`schema_problems` turns each
+violation in a YAML document into a :class:`~reference_engine.rules.errors.Problem`
+at its line, with a message and a fix.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+import jsonschema
+
+from .datafiles import spec_dir
+from .errors import Problem, ProblemCode
+from .yamldoc import Document
+
+
+@cache
+def variant_schema() -> dict[str, Any]:
+    """The variant JSON Schema."""
+    return json.loads((spec_dir() / "variant.schema.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def _is_integer(checker: object, instance: object) -> bool:
+    """Only a whole number written as one: not ``6.0``, and not a boolean."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+#: Draft 2020-12, except that ``integer`` means an integer as written: jsonschema
+#: counts ``6.0`` as an integer, and ``players: 6.0`` should not pass for six.
+StrictValidator: type[jsonschema.protocols.Validator] = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
+)
+
+
+def schema_problems(document: Document, schema: Mapping[str, Any]) -> list[Problem]:
+    """Every JSON Schema violation in ``document``, located and explained."""
+    validator = StrictValidator(schema)
+    problems = []
+    errors = sorted(validator.iter_errors(document.data), key=lambda e: list(e.absolute_path))
+    for error in errors:
+        for leaf in _leaves(error):
+            path = tuple(leaf.absolute_path)
+            if leaf.validator == "additionalProperties" and isinstance(leaf.instance, dict):
+                subschema = leaf.schema if isinstance(leaf.schema, dict) else {}
+                allowed = sorted(subschema.get("properties", {}))
+                for extra in sorted(set(leaf.instance) - set(allowed)):
+                    problems.append(
+                        document.problem(
+                            ProblemCode.SCHEMA,
+                            (*path, extra),
+                            f"unknown field {extra!r}",
+                            "allowed here: " + ", ".join(allowed),
+                        )
+                    )
+                continue
+            message, fix = _explain(leaf)
+            problems.append(document.problem(ProblemCode.SCHEMA, path, message, fix))
+    return problems
+
+
+def _leaves(error: jsonschema.ValidationError) -> list[jsonschema.ValidationError]:
+    """For anyOf/oneOf failures, the most specific sub-errors; else the error itself."""
+    if error.validator in ("anyOf", "oneOf") and error.context:
+        deepest = max(len(sub.absolute_path) for sub in error.context)
+        if deepest > len(error.absolute_path):
+            return [sub for sub in error.context if len(sub.absolute_path) == deepest]
+    return [error]
+
+
+def _explain(error: jsonschema.ValidationError) -> tuple[str, str | None]:
+    validator = error.validator
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    if validator == "enum":
+        return (
+            f"{error.instance!r} is not an allowed value",
+            "allowed: " + ", ".join(map(str, schema.get("enum", []))),
+        )
+    if validator == "required":
+        return error.message, "add the missing field"
+    if validator == "type":
+        return error.message, f"give a value of type {error.validator_value}"
+    if validator == "anyOf" and all(sub.validator == "required" for sub in error.context or []):
+        return (
+            "a rule needs a citation (cite) or the id of the gap that explains it",
+            "add cite: [...], or gap: <the id of a gap recorded in this file>",
+        )
+    if validator == "oneOf" and all(sub.validator == "required" for sub in error.context or []):
+        return (
+            "an alternative needs exactly one of: option, unplayable_because",
+            "name the option that plays it, or say why it cannot be played",
+        )
+    return error.message, None

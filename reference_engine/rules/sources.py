@@ -1,0 +1,39 @@
+"""The registry of publications and source texts a citation may name (spec/sources.yaml)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from types import MappingProxyType
+
+# A module import: safeio imports this package's vocabulary (see yamldoc).
+from .. import safeio
+from .datafiles import spec_dir
+from .errors import RulesError
+from .yamldoc import read_yaml_file
+
+
+@dataclass(frozen=True)
+class Registry:
+    """The publications and source texts a citation may name."""
+
+    publications: Mapping[str, str]
+    texts: Mapping[str, str]
+
+
+@cache
+def registry() -> Registry:
+    """The registry in ``spec/sources.yaml`` (a project file: read with the default size limit)."""
+    path = spec_dir() / "sources.yaml"
+    with safeio.size_limit(None):
+        document, problems = read_yaml_file(path, trusted=True)
+    if document is None:
+        raise RulesError(problems)
+    data = document.data
+    return Registry(
+        publications=MappingProxyType(
+            {key: value["title"] for key, value in data["publications"].items()}
+        ),
+        texts=MappingProxyType({key: value["file"] for key, value in data["texts"].items()}),
+    )

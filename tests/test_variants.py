@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from reference_engine.rules import Catalog, Rules, registry
-from reference_engine.rules.catalog import CONVERTERS
+from reference_engine.rules.convert import CONVERTERS
 from reference_engine.rules.datafiles import spec_dir
 from reference_engine.rules.vocabulary import (
     VOCABULARIES,

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..errors import Reason
 from ..rules import Catalog, Rules
-from ..rules.catalog import CONVERTERS
+from ..rules.convert import CONVERTERS
 from ..rules.model import MatadorMode, PerPlayers, Target
 from .cases import Case
 

@@ -1,9 +1,12 @@
-"""Finding, checking and resolving variant files.
+"""The catalogue of variant files: loading them, checking them, resolving a variant.
 
-:class:`Catalog` holds parsed variant files. :meth:`Catalog.problems` checks
-them all (YAML, JSON Schema, references, ``extends`` chains, every option value)
-and returns every problem found; :meth:`Catalog.resolve` turns one variant and a
-choice of options into an immutable :class:`~reference_engine.rules.model.Rules`.
+:class:`Catalog` holds parsed variant files (read by :mod:`.variantfile`).
+:meth:`Catalog.problems` checks them all (YAML, JSON Schema, references,
+``extends`` chains, every option value; the semantic checks are in
+:mod:`.checks`) and returns every problem found; :meth:`Catalog.resolve` turns
+one variant and a choice of options into an immutable
+:class:`~reference_engine.rules.model.Rules`, converting each value with
+:mod:`.convert`.
 """
 
 from __future__ import annotations
@@ -18,145 +21,27 @@ from typing import Any
 
 # A module import: safeio imports this package's vocabulary (see yamldoc).
 from .. import safeio
+from .checks import check_references, check_rules
+from .convert import CONDITIONAL_RULES, CONVERTERS, citations
 from .datafiles import variants_dir
 from .errors import OptionError, Problem, ProblemCode, RulesError, UnknownVariantError
 from .model import (
-    PLAYER_COUNT_KEYS,
     Alternative,
     Citation,
-    EndState,
     Gap,
-    MatadorMode,
     Note,
     Option,
     OptionValue,
-    PerPlayers,
     Provenance,
     Rules,
-    Target,
 )
-from .schema import schema_problems, variant_schema
-from .sources import Registry, registry
+from .sources import registry
+from .variantfile import VariantFile, read_variant_file
 from .vocabulary import (
-    AfterSingleDraw,
-    DesignatedOpener,
-    DifferenceAmongSeveral,
-    DoublesPlacement,
-    DrawsPerTurn,
-    DrawWhen,
-    EndFilter,
-    Fit,
     GapKind,
-    HandPips,
-    MatadorAccess,
-    MatadorTiles,
-    MatchRule,
-    NobodyHasDouble,
     NoteKind,
-    Opener,
-    OpenerLacksDouble,
-    OpeningTile,
-    OpenValues,
-    Partnership,
-    PassWhen,
-    Points,
-    Shape,
-    TargetUnit,
-    Tie,
-    TurnDirection,
 )
-from .yamldoc import Document, read_yaml_file
 from .yamldoc import Path as DocPath
-
-# --------------------------------------------------------------------------- rule conversion
-
-
-def _enum(kind: Any) -> Any:
-    return lambda value: kind(value)
-
-
-def _mode(value: Mapping[str, Any]) -> MatadorMode:
-    return MatadorMode(
-        tiles=MatadorTiles(value["tiles"]),
-        ends=EndFilter(value["ends"]),
-        fit=Fit(value["fit"]),
-        shape=Shape(value["shape"]),
-        open=OpenValues(value["open"]),
-        leaves=EndState(
-            match=MatchRule(value["leaves"]["match"]),
-            matadors=MatadorAccess(value["leaves"]["matadors"]),
-        ),
-    )
-
-
-#: How each rule's plain value becomes a typed one. The keys are the rule names
-#: of the variant files and the field names of :class:`Rules`.
-CONVERTERS: Mapping[str, Any] = MappingProxyType(
-    {
-        "max_pip": int,
-        "players": lambda value: tuple(sorted(value)),
-        "hand_size": lambda value: PerPlayers(**value),
-        "reserve": lambda value: PerPlayers(**value),
-        "partnership": _enum(Partnership),
-        "turn_direction": _enum(TurnDirection),
-        "opener": _enum(Opener),
-        "designated_opener": _enum(DesignatedOpener),
-        "opening_tile": _enum(OpeningTile),
-        "double_blank_opens": bool,
-        "opener_lacks_double": _enum(OpenerLacksDouble),
-        "nobody_has_double": _enum(NobodyHasDouble),
-        "opener_plays_again": bool,
-        "doubles": _enum(DoublesPlacement),
-        "matador_modes": lambda value: tuple(_mode(item) for item in value),
-        "draw_when": _enum(DrawWhen),
-        "draws_per_turn": _enum(DrawsPerTurn),
-        "after_single_draw": _enum(AfterSingleDraw),
-        "pass_when": _enum(PassWhen),
-        "hand_pips": _enum(HandPips),
-        "points": _enum(Points),
-        "difference_among_several": _enum(DifferenceAmongSeveral),
-        "tie": _enum(Tie),
-        "target": lambda value: Target(unit=TargetUnit(value["unit"]), value=int(value["value"])),
-    }
-)
-
-#: Rules that only some variants need (SPEC.md says when each is required).
-CONDITIONAL_RULES = frozenset(
-    {
-        "designated_opener",
-        "opening_tile",
-        "opener_lacks_double",
-        "draws_per_turn",
-        "after_single_draw",
-        "difference_among_several",
-    }
-)
-
-
-def _citations(raw: Iterable[Mapping[str, str]] | None) -> tuple[Citation, ...]:
-    return tuple(Citation(**item) for item in raw or ())
-
-
-# --------------------------------------------------------------------------- variant files
-
-
-@dataclass(frozen=True)
-class VariantFile:
-    """One parsed variant file."""
-
-    id: str
-    document: Document
-
-    @property
-    def data(self) -> dict[str, Any]:
-        """The file's content as plain data."""
-        return self.document.data  # type: ignore[no-any-return]
-
-    def problem(
-        self, code: ProblemCode, path: DocPath, message: str, fix: str | None = None
-    ) -> Problem:
-        """A problem located in this file."""
-        return self.document.problem(code, path, message, fix)
 
 
 @dataclass(frozen=True)
@@ -283,7 +168,7 @@ class Catalog:
 
     def _check_variant(self, variant_id: str) -> list[Problem]:
         variant = self.files[variant_id]
-        problems = _check_references(variant, registry())
+        problems = check_references(variant, registry())
         chain, chain_problems = self._chain(variant_id)
         problems.extend(chain_problems)
         if chain_problems:
@@ -469,7 +354,7 @@ class Catalog:
             for rule, raw in variant.data.get("rules", {}).items():
                 entries[rule] = _Entry(
                     value=raw["value"],
-                    cite=_citations(raw.get("cite")),
+                    cite=citations(raw.get("cite")),
                     gap=raw.get("gap"),
                     source=variant,
                     path=("rules", rule),
@@ -496,7 +381,7 @@ class Catalog:
                 set_by_option[rule] = f"{name}={value_name}"
                 entries[rule] = _Entry(
                     value=rule_raw["value"],
-                    cite=_citations(rule_raw.get("cite")),
+                    cite=citations(rule_raw.get("cite")),
                     gap=rule_raw.get("gap"),
                     source=owner,
                     path=("options", name, "values", value_name, "rules", rule),
@@ -529,7 +414,7 @@ class Catalog:
             Note(
                 kind=NoteKind(raw["kind"]),
                 text=raw["text"],
-                cite=_citations(raw["cite"]),
+                cite=citations(raw["cite"]),
                 variant=variant.id,
             )
             for variant in chain
@@ -580,7 +465,7 @@ def _option(name: str, raw: Mapping[str, Any], variant: str) -> Option:
             OptionValue(
                 name=value_name,
                 summary=value["summary"],
-                cite=_citations(value.get("cite")),
+                cite=citations(value.get("cite")),
                 changes=tuple(value.get("rules", {})),
             )
             for value_name, value in raw["values"].items()
@@ -607,246 +492,11 @@ def _gaps(chain: Sequence[VariantFile], entries: Mapping[str, _Entry]) -> tuple[
                     reading=raw["reading"],
                     why=raw["why"],
                     alternatives=tuple(Alternative(**alt) for alt in raw["alternatives"]),
-                    cite=_citations(raw.get("cite")),
+                    cite=citations(raw.get("cite")),
                     variant=variant.id,
                 )
             )
     return tuple(gaps)
-
-
-# --------------------------------------------------------------------------- checks
-
-
-def read_variant_file(
-    path: Path, *, trusted: bool = False
-) -> tuple[VariantFile | None, list[Problem]]:
-    """Read, parse and schema-check one variant file, collecting every problem.
-
-    The file is read through :func:`safeio.read_input`: a directory, a pipe, a
-    device, a symlink loop or a file over the size limit is a problem, never read.
-    ``trusted`` marks a file the project ships (parsed by libyaml where it can be).
-    """
-    document, problems = read_yaml_file(path, trusted=trusted)
-    if document is None:
-        return None, problems
-    if not isinstance(document.data, dict):
-        return None, [
-            document.problem(
-                ProblemCode.NOT_A_MAPPING,
-                (),
-                "a variant file must be a mapping of fields",
-                "start from an existing file in variants/",
-            )
-        ]
-    problems = schema_problems(document, variant_schema())
-    if problems:
-        return None, problems
-    variant = VariantFile(id=document.data["id"], document=document)
-    if path.suffix == ".yaml" and path.stem != variant.id:
-        return None, [
-            variant.problem(
-                ProblemCode.ID_MISMATCH,
-                ("id",),
-                f"id {variant.id!r} differs from the file name {path.name!r}",
-                f"rename the file to {variant.id}.yaml or change the id",
-            )
-        ]
-    return variant, []
-
-
-def _check_references(variant: VariantFile, known: Registry) -> list[Problem]:
-    """Citations name known publications and texts; gap references exist."""
-    problems = []
-    data = variant.data
-    gap_ids = {gap["id"] for gap in data.get("gaps", [])}
-
-    def citations(path: DocPath, raw: Iterable[Mapping[str, str]] | None) -> None:
-        for index, citation in enumerate(raw or ()):
-            if citation["publication"] not in known.publications:
-                problems.append(
-                    variant.problem(
-                        ProblemCode.UNKNOWN_PUBLICATION,
-                        (*path, index, "publication"),
-                        f"unknown publication {citation['publication']!r}",
-                        "known: " + ", ".join(sorted(known.publications)),
-                    )
-                )
-            if citation["text"] not in known.texts:
-                problems.append(
-                    variant.problem(
-                        ProblemCode.UNKNOWN_TEXT,
-                        (*path, index, "text"),
-                        f"unknown source text {citation['text']!r}",
-                        "known: " + ", ".join(sorted(known.texts)),
-                    )
-                )
-
-    def rule_entries(path: DocPath, rules: Mapping[str, Any]) -> None:
-        for rule, entry in rules.items():
-            citations((*path, rule, "cite"), entry.get("cite"))
-            if "gap" in entry and entry["gap"] not in gap_ids:
-                problems.append(
-                    variant.problem(
-                        ProblemCode.UNKNOWN_GAP,
-                        (*path, rule, "gap"),
-                        f"refers to gap {entry['gap']!r}, which this file does not record",
-                        "add it under gaps, or fix the id",
-                    )
-                )
-
-    if data["publication"] not in known.publications:
-        problems.append(
-            variant.problem(
-                ProblemCode.UNKNOWN_PUBLICATION,
-                ("publication",),
-                f"unknown publication {data['publication']!r}",
-                "known: " + ", ".join(sorted(known.publications)),
-            )
-        )
-    rule_entries(("rules",), data.get("rules", {}))
-    options = data.get("options", {})
-    for name, option in options.items():
-        for value_name, value in option["values"].items():
-            citations(("options", name, "values", value_name, "cite"), value.get("cite"))
-            rule_entries(("options", name, "values", value_name, "rules"), value.get("rules", {}))
-    for index, gap in enumerate(data.get("gaps", [])):
-        citations(("gaps", index, "cite"), gap.get("cite"))
-        for rule_index, rule in enumerate(gap["rules"]):
-            if rule not in CONVERTERS:
-                problems.append(
-                    variant.problem(
-                        ProblemCode.UNKNOWN_RULE,
-                        ("gaps", index, "rules", rule_index),
-                        f"no rule called {rule!r}",
-                        "rules: " + ", ".join(CONVERTERS),
-                    )
-                )
-        for alt_index, alternative in enumerate(gap["alternatives"]):
-            if "option" not in alternative:
-                continue
-            name, _, value = alternative["option"].partition("=")
-            if name not in options or value not in options[name]["values"]:
-                problems.append(
-                    variant.problem(
-                        ProblemCode.UNKNOWN_OPTION,
-                        ("gaps", index, "alternatives", alt_index, "option"),
-                        f"alternative names option {alternative['option']!r}, "
-                        "which this file does not declare",
-                        "declare the option, or mark the alternative unplayable_because",
-                    )
-                )
-    for index, note in enumerate(data.get("notes", [])):
-        citations(("notes", index, "cite"), note["cite"])
-    return problems
-
-
-def check_rules(rules: Rules) -> list[tuple[str, ProblemCode, str, str]]:
-    """Checks across rules that the schema cannot express: (rule, code, message, fix)."""
-    found: list[tuple[str, ProblemCode, str, str]] = []
-    for rule in sorted(CONDITIONAL_RULES):
-        if getattr(rules, rule) is None and rules.applicable(rule):
-            found.append(
-                (
-                    rule,
-                    ProblemCode.MISSING_RULE,
-                    f"rule {rule!r} is required by the variant's other rules",
-                    f"add rules.{rule} (SPEC.md says when it is needed)",
-                )
-            )
-    for name in ("hand_size", "reserve"):
-        per: PerPlayers = getattr(rules, name)
-        given = {count for count, key in PLAYER_COUNT_KEYS.items() if getattr(per, key) is not None}
-        if given != set(rules.players):
-            found.append(
-                (
-                    name,
-                    ProblemCode.PLAYER_COUNTS,
-                    f"{name} is given for {sorted(given)} players but the variant allows "
-                    f"{list(rules.players)}",
-                    "give exactly one entry per allowed player count",
-                )
-            )
-    for players in rules.players:
-        try:
-            hand = rules.hand_size.for_players(players)
-            reserve = rules.reserve.for_players(players)
-        except KeyError:
-            continue
-        if hand < 1:
-            found.append(
-                (
-                    "hand_size",
-                    ProblemCode.INCOHERENT,
-                    f"a hand of {hand} tiles for {players} players",
-                    "deal at least one tile",
-                )
-            )
-        if hand * players + reserve > rules.tile_count:
-            found.append(
-                (
-                    "hand_size",
-                    ProblemCode.DEAL_TOO_LARGE,
-                    f"{players} players x {hand} tiles + a reserve of {reserve} is "
-                    f"{hand * players + reserve}, more than the {rules.tile_count} tiles "
-                    f"of the double-{rules.max_pip} set",
-                    "deal fewer tiles or lower the reserve for this player count",
-                )
-            )
-    if rules.partnership is Partnership.TWO_VS_TWO and rules.players != (4,):
-        found.append(
-            (
-                "partnership",
-                ProblemCode.INCOHERENT,
-                "two_vs_two needs exactly four players",
-                "set players to [4] or partnership to none",
-            )
-        )
-    for index, mode in enumerate(rules.matador_modes):
-        for message in _mode_incoherence(mode):
-            found.append(
-                ("matador_modes", ProblemCode.INCOHERENT, f"mode {index}: {message}", "see SPEC.md")
-            )
-    for i, first in enumerate(rules.matador_modes):
-        for j in range(i + 1, len(rules.matador_modes)):
-            second = rules.matador_modes[j]
-            if (
-                first.shape is second.shape
-                and _tiles_overlap(first.tiles, second.tiles)
-                and _ends_overlap(first.ends, second.ends)
-                and (first.open is not second.open or first.leaves != second.leaves)
-            ):
-                found.append(
-                    (
-                        "matador_modes",
-                        ProblemCode.INCOHERENT,
-                        f"modes {i} and {j} can put the same matador down in the same shape "
-                        "but leave different ends",
-                        "make their tiles, ends or shapes disjoint",
-                    )
-                )
-    return found
-
-
-def _mode_incoherence(mode: MatadorMode) -> list[str]:
-    problems = []
-    lies_along = mode.shape in (Shape.INLINE, Shape.CROSSWISE_OFFSET)
-    if lies_along and mode.open is not OpenValues.OUTER_HALF:
-        problems.append(f"a {mode.shape} matador leaves its outer half open")
-    if mode.shape is Shape.CROSSWISE and mode.open is OpenValues.OUTER_HALF:
-        problems.append("a crosswise matador has no single outer half")
-    if mode.fit is Fit.MATCH and mode.shape is not Shape.INLINE:
-        problems.append("a matador that fits like an ordinary tile lies inline")
-    if mode.leaves.match is MatchRule.NONE and mode.leaves.matadors is not MatadorAccess.NEVER:
-        problems.append("a dead end (match none) admits no matador either")
-    return problems
-
-
-def _tiles_overlap(first: MatadorTiles, second: MatadorTiles) -> bool:
-    return MatadorTiles.ALL in (first, second) or first is second
-
-
-def _ends_overlap(first: EndFilter, second: EndFilter) -> bool:
-    return EndFilter.ANY in (first, second) or first is second
 
 
 @cache

@@ -53,9 +53,9 @@ from .sheets import LANGUAGES as SHEET_LANGUAGES
 from .strategies import STRATEGIES
 from .transcript import describe_outcome, transcript
 
-EXIT_OK = 0
-EXIT_INVALID = 1
-EXIT_USAGE = 2
+EXIT_OK = ExitStatus.OK
+EXIT_INVALID = ExitStatus.INVALID
+EXIT_USAGE = ExitStatus.USAGE
 
 
 class UsageError(Exception):

@@ -86,8 +86,11 @@ class GuardedEngine:
         start_timeout: float | None = None,
     ) -> None:
         self.timeout = timeout
-        self._engine: Any = self._call(
-            "start the engine", factory, seconds=start_timeout if timeout else None
+        self._engine: Any = self._bounded(
+            start_timeout if timeout else None,
+            "start the engine",
+            factory,
+            raised=FailureKind.CANNOT_START,
         )
         missing = missing_methods(self._engine)
         if missing:
@@ -102,10 +105,18 @@ class GuardedEngine:
         """The wrapped engine."""
         return self._engine  # type: ignore[no-any-return]
 
-    def _call(
-        self, what: str, function: Callable[..., T], *args: Any, seconds: float | None = -1.0
+    def _call(self, what: str, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` under the engine's deadline, its failures made typed."""
+        return self._bounded(self.timeout, what, function, *args)
+
+    def _bounded(
+        self,
+        limit: float | None,
+        what: str,
+        function: Callable[..., T],
+        *args: Any,
+        raised: FailureKind = FailureKind.RAISED,
     ) -> T:
-        limit = self.timeout if seconds == -1.0 else seconds
         try:
             # What the engine prints must not land in the report on standard output.
             with _deadline(limit), contextlib.redirect_stdout(sys.stderr):
@@ -121,13 +132,12 @@ class GuardedEngine:
             # does not own the signals, stops the run; any other is the engine's own.
             if isinstance(interrupt, Interrupted) or not owns_signals():
                 raise
-            raise self._raised(what, interrupt) from None
+            raise self._raised(raised, what, interrupt) from None
         except BaseException as error:  # the engine under test may raise anything
-            raise self._raised(what, error) from None
+            raise self._raised(raised, what, error) from None
 
     @staticmethod
-    def _raised(what: str, error: BaseException) -> EngineFailure:
-        kind = FailureKind.CANNOT_START if what == "start the engine" else FailureKind.RAISED
+    def _raised(kind: FailureKind, what: str, error: BaseException) -> EngineFailure:
         try:
             detail = printable(str(error))[:300]
         except Exception:  # an exception whose str() raises

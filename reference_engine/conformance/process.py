@@ -359,10 +359,6 @@ class ProcessEngine:
                 self.request("quit")
         self.stop()
 
-    def kill(self) -> None:
-        """Stop the engine at once (kept for callers of the first release)."""
-        self.stop()
-
     def stop(self) -> None:
         """Stop the engine and every process of its group: TERM, then KILL; close the pipes."""
         if self._stopped:

@@ -70,8 +70,8 @@ def integers(value: object, what: str) -> list[int]:
 
 def seat_or_none(value: object, what: str) -> int | None:
     """A seat number (an integer, not negative) or None, or BadReply."""
-    if value is None or (is_integer(value) and value >= 0):  # type: ignore[operator]
-        return value  # type: ignore[return-value]
+    if value is None or (isinstance(value, int) and is_integer(value) and value >= 0):
+        return value
     raise BadReply(f"{what} must be a seat number or null, got {short(value)}")
 
 

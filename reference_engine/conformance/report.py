@@ -164,10 +164,11 @@ def write_table(
     total = totals(runs)
     table.add_row("all", *(str(total[v]) for v in VERDICTS), style="bold")
     console.print(table)
-    stream.write(_summary(runs) + "\n")
+    stream.write(summary_line(runs) + "\n")
 
 
-def _summary(runs: Sequence[CaseRun]) -> str:
+def summary_line(runs: Sequence[CaseRun]) -> str:
+    """The one-line count of verdicts: ``N passed, N failed, ...``."""
     total = totals(runs)
     text = (
         f"{total[Verdict.PASS]} passed, {total[Verdict.FAIL]} failed, "
@@ -178,11 +179,6 @@ def _summary(runs: Sequence[CaseRun]) -> str:
     if total[Verdict.NOT_RUN]:
         text += f", {total[Verdict.NOT_RUN]} not run"
     return text
-
-
-def summary_line(runs: Sequence[CaseRun]) -> str:
-    """The one-line count of verdicts: ``N passed, N failed, ...``."""
-    return _summary(runs)
 
 
 class JsonLinesReport:

@@ -36,8 +36,8 @@ from pathlib import Path
 # Run from a checkout without installing: make the repository importable.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from reference_engine.deal import Deal
-from reference_engine.hand import Hand
+from reference_engine.engine.deal import Deal
+from reference_engine.engine.hand import Hand
 from reference_engine.rules import Catalog
 from reference_engine.rules.model import Rules
 

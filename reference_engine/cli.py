@@ -41,17 +41,17 @@ from .disputes import (
     score_everywhere,
     score_text,
 )
+from .engine.record import match_record, play_match, replay
+from .engine.scoring import Termination
+from .engine.strategies import STRATEGIES
+from .engine.transcript import describe_outcome, transcript
 from .errors import DealError
 from .exits import ExitStatus
-from .record import match_record, play_match, replay
 from .rules import Catalog, Rules, RulesError, parse_option_assignments
 from .rules.present import rules_data, rules_text
 from .rules.yamldoc import input_problem, parse_yaml
-from .scoring import Termination
 from .sheets import FORMATS as SHEET_FORMATS
 from .sheets import LANGUAGES as SHEET_LANGUAGES
-from .strategies import STRATEGIES
-from .transcript import describe_outcome, transcript
 
 EXIT_OK = ExitStatus.OK
 EXIT_INVALID = ExitStatus.INVALID
@@ -500,7 +500,7 @@ def _play(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 
 def _replay(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    from .record import RecordSyntaxError, parse_record
+    from .engine.record import RecordSyntaxError, parse_record
     from .safeio import FileKind, InputError, read_input
 
     path = Path(args.record)

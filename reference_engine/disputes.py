@@ -13,12 +13,12 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
-from .compiled import OpenEnd, compiled
+from .engine.compiled import OpenEnd, compiled
+from .engine.scoring import Outcome, Termination, score
 from .rules import Catalog, Rules
 from .rules.model import as_plain
 from .rules.present import SECTIONS
 from .rules.vocabulary import Partnership
-from .scoring import Outcome, Termination, score
 
 # --------------------------------------------------------------------------- naming variants
 

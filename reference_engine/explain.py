@@ -14,14 +14,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import Action, AnyAction, Play
-from .compiled import compiled
+from .engine.actions import Action, AnyAction, Play
+from .engine.compiled import compiled
+from .engine.hand import Hand
+from .engine.tiles import Tile
 from .errors import DealError, IllegalActionError, NotationError
-from .hand import Hand
 from .notation import PARTIAL_PATTERN
 from .rules import Catalog, Citation, Rules
 from .rules.vocabulary import Shape
-from .tiles import Tile
 
 
 @dataclass(frozen=True)

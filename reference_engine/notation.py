@@ -1,7 +1,7 @@
 """The one grammar of the notation (spec/notation.md, "Grammar"): tiles, ends and actions.
 
-Every reader of the notation (:meth:`Tile.parse <reference_engine.tiles.Tile.parse>`,
-:meth:`Action.parse <reference_engine.actions.Action.parse>`, the partial
+Every reader of the notation (:meth:`Tile.parse <reference_engine.engine.tiles.Tile.parse>`,
+:meth:`Action.parse <reference_engine.engine.actions.Action.parse>`, the partial
 placements that ``matador explain`` accepts) matches with the regular
 expressions built here from the grammar's rules, so no two of them can accept
 different spellings. Each rule below is one production of the EBNF in

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import pytest
 
-from reference_engine.actions import Action
-from reference_engine.deal import Deal
+from reference_engine.engine.actions import Action
+from reference_engine.engine.deal import Deal
+from reference_engine.engine.hand import Hand
 from reference_engine.errors import IllegalActionError, Reason
-from reference_engine.hand import Hand
 from reference_engine.rules import Catalog
 
 YOU = ["6-6", "3-5", "1-2", "0-4", "2-5", "4-4", "0-3"]

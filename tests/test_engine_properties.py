@@ -38,12 +38,15 @@ from hypothesis.stateful import (
 )
 from profiles import examples
 
-from reference_engine.actions import DRAW, PASS, Action, AnyAction, Draw, Pass, Play
-from reference_engine.deal import Deal
+from reference_engine.engine.actions import DRAW, PASS, Action, AnyAction, Draw, Pass, Play
+from reference_engine.engine.deal import Deal
+from reference_engine.engine.hand import Hand
+from reference_engine.engine.match import Match
+from reference_engine.engine.record import match_record, play_match, replay
+from reference_engine.engine.scoring import Outcome, Termination
+from reference_engine.engine.strategies import random_choice
+from reference_engine.engine.tiles import Tile, full_set
 from reference_engine.errors import DealError, IllegalActionError, Reason
-from reference_engine.hand import Hand
-from reference_engine.match import Match
-from reference_engine.record import match_record, play_match, replay
 from reference_engine.rules import Catalog, Rules
 from reference_engine.rules.vocabulary import (
     AfterSingleDraw,
@@ -70,9 +73,6 @@ from reference_engine.rules.vocabulary import (
     TargetUnit,
     Tie,
 )
-from reference_engine.scoring import Outcome, Termination
-from reference_engine.strategies import random_choice
-from reference_engine.tiles import Tile, full_set
 
 #: A hand played with legal actions only must end within this many actions.
 MAX_ACTIONS = 2000

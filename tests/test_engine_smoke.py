@@ -14,15 +14,15 @@ from functools import cache
 
 import pytest
 
-from reference_engine.actions import Draw, Pass, Play
-from reference_engine.deal import Deal
-from reference_engine.hand import Hand
-from reference_engine.record import play_match
+from reference_engine.engine.actions import Draw, Pass, Play
+from reference_engine.engine.deal import Deal
+from reference_engine.engine.hand import Hand
+from reference_engine.engine.record import play_match
+from reference_engine.engine.scoring import Outcome, Termination
+from reference_engine.engine.strategies import STRATEGIES
+from reference_engine.engine.tiles import full_set
 from reference_engine.rules import Catalog, Rules
 from reference_engine.rules.vocabulary import DrawWhen, Partnership, TargetUnit
-from reference_engine.scoring import Outcome, Termination
-from reference_engine.strategies import STRATEGIES
-from reference_engine.tiles import full_set
 
 HANDS = 30
 SEED = 20240601

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from reference_engine.cli import run
+from reference_engine.engine.hand import Hand
+from reference_engine.engine.tiles import Tile
 from reference_engine.explain import Situation, answer
-from reference_engine.hand import Hand
 from reference_engine.rules import Catalog
-from reference_engine.tiles import Tile
 
 CATALOG = Catalog.shipped()
 

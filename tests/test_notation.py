@@ -9,10 +9,19 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from profiles import examples
 
-from reference_engine.actions import DRAW, PASS, Action, AnyAction, Draw, Pass, Play, sort_actions
+from reference_engine.engine.actions import (
+    DRAW,
+    PASS,
+    Action,
+    AnyAction,
+    Draw,
+    Pass,
+    Play,
+    sort_actions,
+)
+from reference_engine.engine.tiles import Tile, full_set
 from reference_engine.errors import NotationError
 from reference_engine.rules.vocabulary import Shape
-from reference_engine.tiles import Tile, full_set
 
 # --------------------------------------------------------------------------- strategies
 

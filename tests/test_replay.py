@@ -29,13 +29,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reference_engine.actions import DRAW, Action, AnyAction, Play
 from reference_engine.cli import run
-from reference_engine.deal import Deal, deal_problems
-from reference_engine.errors import DealError, Reason
-from reference_engine.hand import Hand, Phase
-from reference_engine.match import Match
-from reference_engine.record import (
+from reference_engine.engine.actions import DRAW, Action, AnyAction, Play
+from reference_engine.engine.deal import Deal, deal_problems
+from reference_engine.engine.hand import Hand, Phase
+from reference_engine.engine.match import Match
+from reference_engine.engine.record import (
     FINDING_LIMIT,
     Finding,
     FindingKind,
@@ -44,6 +43,7 @@ from reference_engine.record import (
     record_schema,
     replay,
 )
+from reference_engine.errors import DealError, Reason
 from reference_engine.rules import Catalog, Rules
 
 Record = dict[str, Any]

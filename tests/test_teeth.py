@@ -13,12 +13,14 @@ from dataclasses import replace
 
 import pytest
 
-from reference_engine import compiled as compiled_module
-from reference_engine import hand as hand_module
-from reference_engine.compiled import Compiled, OpenEnd
 from reference_engine.conformance.cases import load_cases
 from reference_engine.conformance.engine import ReferenceEngine
 from reference_engine.conformance.runner import Runner, Verdict, select
+from reference_engine.engine import compiled as compiled_module
+from reference_engine.engine import hand as hand_module
+from reference_engine.engine.compiled import Compiled, OpenEnd
+from reference_engine.engine.scoring import Outcome, Termination, score
+from reference_engine.engine.tiles import Tile
 from reference_engine.rules import Catalog, MatadorMode, PerPlayers, Rules
 from reference_engine.rules.vocabulary import (
     DrawWhen,
@@ -29,8 +31,6 @@ from reference_engine.rules.vocabulary import (
     Points,
     Shape,
 )
-from reference_engine.scoring import Outcome, Termination, score
-from reference_engine.tiles import Tile
 
 CASES, _ = load_cases()
 

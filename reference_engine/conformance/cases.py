@@ -11,8 +11,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..actions import Action
-from ..deal import Deal
+from ..engine.actions import Action
+from ..engine.deal import Deal
 from ..errors import DealError, NotationError, Reason
 from ..rules.catalog import Catalog
 from ..rules.datafiles import data_root, spec_dir

@@ -14,12 +14,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from ..actions import Action
-from ..deal import Deal
+from ..engine.actions import Action
+from ..engine.deal import Deal
+from ..engine.hand import Hand
+from ..engine.match import Match
+from ..engine.record import outcome_data
 from ..errors import DealError, IllegalActionError, NotationError
-from ..hand import Hand
-from ..match import Match
-from ..record import outcome_data
 from ..rules import Catalog, RulesError
 from ..rules.vocabulary import TextEnum
 from .codes import ErrorCode

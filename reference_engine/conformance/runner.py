@@ -32,8 +32,8 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..actions import Action
-from ..deal import Deal
+from ..engine.actions import Action
+from ..engine.deal import Deal
 from ..errors import NotationError
 from ..rules import Catalog
 from ..rules.vocabulary import TextEnum

@@ -3,8 +3,8 @@
 Nothing here states a rule. Every sentence is a catalogue entry keyed by the
 rule and its value (``rule.<name>.<value>``, see :func:`value_key`), filled with
 the variant's numbers; the tables are computed from the engine's compiled
-placement tables (:mod:`reference_engine.compiled`) and the worked example from
-:func:`reference_engine.scoring.score`. The templates only lay the model out.
+placement tables (:mod:`reference_engine.engine.compiled`) and the worked example from
+:func:`reference_engine.engine.scoring.score`. The templates only lay the model out.
 """
 
 from __future__ import annotations
@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..compiled import Compiled, OpenEnd, compiled
+from ..engine.compiled import Compiled, OpenEnd, compiled
+from ..engine.scoring import Termination, score, sides
+from ..engine.tiles import Tile
 from ..rules import Catalog, Citation, Gap, MatadorMode, Rules, RulesError, registry
 from ..rules.present import SECTIONS
 from ..rules.vocabulary import (
@@ -28,8 +30,6 @@ from ..rules.vocabulary import (
     Points,
     Shape,
 )
-from ..scoring import Termination, score, sides
-from ..tiles import Tile
 from . import svg
 from .catalogue import Translator
 

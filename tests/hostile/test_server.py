@@ -23,7 +23,7 @@ import pytest
 from reference_engine.conformance.codes import ErrorCode
 from reference_engine.conformance.engine import PROTOCOL_VERSION, ReferenceEngine
 from reference_engine.conformance.server import MAX_DEPTH, MAX_LINE_BYTES, protocol_schema
-from reference_engine.deal import Deal
+from reference_engine.engine.deal import Deal
 from reference_engine.rules import Catalog
 
 from .harness import run_matador

@@ -5,8 +5,8 @@ from __future__ import annotations
 from functools import cache
 from typing import NamedTuple
 
-from .errors import NotationError
-from .notation import halves
+from ..errors import NotationError
+from ..notation import halves
 
 
 class Tile(NamedTuple):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from .rules.model import Rules
-from .rules.vocabulary import DifferenceAmongSeveral, Partnership, Points, TextEnum
+from ..rules.model import Rules
+from ..rules.vocabulary import DifferenceAmongSeveral, Partnership, Points, TextEnum
 
 
 class Termination(TextEnum):

@@ -8,7 +8,7 @@ is the exact, canonically ordered set of actions for the player to act, which
 is what engines are compared on. Every applied action goes to ``history``.
 
 No variant is named here: every difference between sources comes from the
-rules object, through the tables of :mod:`reference_engine.compiled`.
+rules object, through the tables of :mod:`reference_engine.engine.compiled`.
 
 Speed. Random playouts run millions of actions, so the turn is kept to table
 look-ups and bit operations: hands are bitmasks, the legal actions are built
@@ -24,11 +24,11 @@ import copy
 from collections.abc import Sequence
 from enum import Enum
 
+from ..errors import DealError, IllegalActionError, Reason
+from ..rules.model import Rules
 from .actions import DRAW, PASS, AnyAction, Draw, Pass, Play
 from .compiled import Compiled, OpenEnd, compiled
 from .deal import Deal, seats_after
-from .errors import DealError, IllegalActionError, Reason
-from .rules.model import Rules
 from .scoring import Outcome, Termination, score
 from .tiles import Tile
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 
+from ..errors import DealError
+from ..rules.model import Rules
+from ..rules.vocabulary import DesignatedOpener, TargetUnit
 from .deal import Deal, check_players, needs_designated
-from .errors import DealError
 from .hand import Hand
-from .rules.model import Rules
-from .rules.vocabulary import DesignatedOpener, TargetUnit
 from .scoring import Termination, sides
 
 

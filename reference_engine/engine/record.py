@@ -12,18 +12,18 @@ from typing import Any
 
 import jsonschema
 
+from ..errors import DealError, IllegalActionError, NotationError, Reason
+from ..rules import Catalog, Citation, Rules, RulesError
+from ..rules.datafiles import spec_dir
+from ..rules.schema import StrictValidator
+from ..rules.vocabulary import TextEnum
+from ..strictjson import NotStrictJson, unique_keys
 from .actions import DRAW, Action, AnyAction, Play
 from .deal import Deal, deal_problems
-from .errors import DealError, IllegalActionError, NotationError, Reason
 from .hand import Hand, Phase
 from .match import Match
-from .rules import Catalog, Citation, Rules, RulesError
-from .rules.datafiles import spec_dir
-from .rules.schema import StrictValidator
-from .rules.vocabulary import TextEnum
 from .scoring import Outcome
 from .strategies import Strategy
-from .strictjson import NotStrictJson, unique_keys
 
 RECORD_FORMAT = "matador-record/1"
 

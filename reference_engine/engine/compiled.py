@@ -3,10 +3,10 @@
 Everything that differs between sources in the deal, the opening, placement
 and the turn is read from the :class:`Rules` object here, and only here,
 following spec/SPEC.md sections 5 to 8. The hot path of the engine
-(:mod:`reference_engine.hand` and :mod:`reference_engine.deal`) then only
+(:mod:`reference_engine.engine.hand` and :mod:`reference_engine.engine.deal`) then only
 indexes tables and tests booleans. The boundary: the hand keeps the rules
 object only to cite a rule's sources in a refusal and to hand it to
-:mod:`reference_engine.scoring`, which reads the scoring rules (sections 9
+:mod:`reference_engine.engine.scoring`, which reads the scoring rules (sections 9
 and 10) itself; the match reads the target and the designated opener's
 rotation (section 10.5, 6.2). The tables:
 
@@ -18,7 +18,7 @@ rotation (section 10.5, 6.2). The tables:
   (:class:`OpenEnd`: its values, its match rule, its matador access), found by
   closing the plain ends under every placement the rules allow;
 * for each end kind and each tile, the placements it allows on end 0 and on
-  end 1, each as a ready :class:`~reference_engine.actions.Play` with the id
+  end 1, each as a ready :class:`~reference_engine.engine.actions.Play` with the id
   of the end it leaves. These Play objects are built once and reused: every
   legal action a hand offers is one of them (or the opening play of a tile,
   or ``DRAW`` or ``PASS``), so the engine can recognise an action it offered
@@ -33,9 +33,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .actions import Play
-from .rules.model import MatadorMode, PerPlayers, Rules
-from .rules.vocabulary import (
+from ..rules.model import MatadorMode, PerPlayers, Rules
+from ..rules.vocabulary import (
     AfterSingleDraw,
     DrawsPerTurn,
     DrawWhen,
@@ -50,6 +49,7 @@ from .rules.vocabulary import (
     PassWhen,
     Shape,
 )
+from .actions import Play
 from .tiles import Tile, full_set
 
 

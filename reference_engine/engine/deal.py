@@ -7,9 +7,9 @@ from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import DealError
+from ..rules.model import Rules
 from .compiled import Compiled, compiled
-from .errors import DealError
-from .rules.model import Rules
 from .tiles import Tile, full_set
 
 #: The fields of a deal as data.

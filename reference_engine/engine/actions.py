@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from .errors import NotationError
-from .notation import PLAY_PATTERN, WORDS
-from .rules.vocabulary import Shape
+from ..errors import NotationError
+from ..notation import PLAY_PATTERN, WORDS
+from ..rules.vocabulary import Shape
 from .tiles import Tile
 
 END_NAMES = ("L", "R")

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from reference_engine.cli import run
+from reference_engine.disputes.explain import Situation, answer
 from reference_engine.engine.hand import Hand
 from reference_engine.engine.tiles import Tile
-from reference_engine.explain import Situation, answer
 from reference_engine.rules import Catalog
 
 CATALOG = Catalog.shipped()

@@ -17,7 +17,7 @@ import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from html import unescape
 from itertools import product
 from pathlib import Path
@@ -26,9 +26,8 @@ from typing import Any
 import pytest
 
 from reference_engine.rules import Catalog, Rules
-from reference_engine.rules.present import SECTIONS
+from reference_engine.rules.parameters import PARAMETERS, Sentence
 from reference_engine.rules.vocabulary import (
-    VOCABULARIES,
     EndFilter,
     Fit,
     MatadorAccess,
@@ -49,7 +48,7 @@ from reference_engine.sheets.catalogue import (
     load_entries,
 )
 from reference_engine.sheets.docs import DOC_LANGUAGES, documents, is_generated
-from reference_engine.sheets.model import VALUE_RULES, Sheet, build_sheet, shown_gaps, value_key
+from reference_engine.sheets.model import Sheet, build_sheet, shown_gaps
 from reference_engine.sheets.render import TEMPLATE_DIR, render_html, render_markdown, render_pdf
 
 REPO = Path(__file__).resolve().parents[1]
@@ -178,10 +177,10 @@ def test_sheet_code_uses_only_english_keys() -> None:
 def _vocabulary_keys() -> set[str]:
     """Every key a variant could need, whatever values its rules take."""
     keys: set[str] = set()
-    for rule in VALUE_RULES:
-        values: Iterable[object] = VOCABULARIES.get(rule, (True, False))
-        keys |= {value_key(rule, value) for value in values}
-    keys |= {f"label.{name}" for names in SECTIONS.values() for name in names}
+    for rule in PARAMETERS:
+        if rule.sentence is Sentence.BY_VALUE:
+            keys |= {rule.value_key(value) for value in rule.values or ()}
+        keys |= {rule.label_key}
     keys |= {f"mode.tiles.{value}" for value in MatadorTiles}
     keys |= {f"mode.ends.{value}" for value in EndFilter}
     keys |= {f"mode.next.{value}" for value in MatchRule}

@@ -15,8 +15,8 @@ import pytest
 from reference_engine.rules import Catalog, Rules, registry
 from reference_engine.rules.convert import CONVERTERS
 from reference_engine.rules.datafiles import spec_dir
+from reference_engine.rules.parameters import VOCABULARIES
 from reference_engine.rules.vocabulary import (
-    VOCABULARIES,
     AfterSingleDraw,
     DesignatedOpener,
     DrawsPerTurn,

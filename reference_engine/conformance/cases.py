@@ -22,6 +22,7 @@ from ..rules.schema import schema_problems
 from ..rules.yamldoc import Document, read_yaml_file
 from ..rules.yamldoc import Path as DocPath
 from ..safeio import size_limit
+from .tokens import declaration_problem
 
 SUITE_VERSION = "1.0"
 
@@ -279,8 +280,19 @@ def _check_deals(
 def _check_script(
     case: Case, raw: Mapping[str, Any], document: Document, index: int
 ) -> list[Problem]:
-    """The notation, seats and reason codes of every step, whatever the variant."""
+    """The rules it exercises, and the notation, seats and reason codes of every step."""
     problems: list[Problem] = []
+    for number, declared in enumerate(case.exercises):
+        why = declaration_problem(declared)
+        if why is not None:
+            problems.append(
+                document.problem(
+                    ProblemCode.UNKNOWN_RULE,
+                    ("cases", index, "exercises", number),
+                    f"exercises {declared!r}: {why}",
+                    "name a rule, or RULE=VALUE as matador conform --coverage lists them",
+                )
+            )
     reasons = {reason.value for reason in Reason}
     for hand, path in zip(case.hands, _hand_paths(raw, index), strict=True):
         for number, step in enumerate(hand.steps):

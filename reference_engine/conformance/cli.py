@@ -37,6 +37,7 @@ from .runner import (
     select,
 )
 from .signals import Interrupted, stop_on_signals
+from .tokens import declaration_problem
 
 
 def engine_factory(
@@ -117,6 +118,11 @@ def _conform(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             f"matador conform: unknown variant(s) {', '.join(unknown)}; see matador list\n"
         )
         return ExitStatus.USAGE
+    for rule in args.rule:
+        why = declaration_problem(rule)
+        if why is not None:
+            stderr.write(f"matador conform: --rule: {why}\n")
+            return ExitStatus.USAGE
     runs = select(cases, variants=args.variant, case_globs=args.case, rules=args.rule)
     if not runs:
         stderr.write("matador conform: no case matches the selection\n")

@@ -1,64 +1,19 @@
 """Which rule values the cases exercise, against what the shipped variants use.
 
-A rule value is named by a token ``RULE=VALUE``: the value as written in the
-variant files for enums, booleans and numbers; a player count for ``players``;
-a number of tiles for ``hand_size`` and ``reserve``; ``UNIT_VALUE`` for
-``target`` (``points_100``); and for ``matador_modes``, one token per feature a
-mode uses: ``shape_*``, ``fit_*``, ``open_*``, ``next_*`` (the match it leaves)
-and ``access_*`` (the matador access it leaves).
+The tokens that name rule values are those of
+:mod:`reference_engine.conformance.tokens`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from enum import Enum
 from typing import Any
 
 from ..errors import Reason
-from ..rules import Catalog, Rules
-from ..rules.convert import CONVERTERS
-from ..rules.model import MatadorMode, PerPlayers, Target
+from ..rules import Catalog
+from ..rules.parameters import BY_NAME
 from .cases import Case
-
-
-def value_tokens(rule: str, value: Any) -> set[str]:
-    """The tokens naming ``value`` of ``rule``."""
-    if value is None:
-        return set()
-    if rule == "matador_modes":
-        return {token for mode in value for token in mode_tokens(mode)}
-    if isinstance(value, PerPlayers):
-        return {str(number) for number in value.as_dict().values()}
-    if isinstance(value, Target):
-        return {f"{value.unit.value}_{value.value}"}
-    if isinstance(value, bool):
-        return {"true" if value else "false"}
-    if isinstance(value, Enum):
-        return {str(value.value)}
-    if isinstance(value, tuple):
-        return {str(item) for item in value}
-    return {str(value)}
-
-
-def mode_tokens(mode: MatadorMode) -> set[str]:
-    """The features of one matador placement mode."""
-    return {
-        f"shape_{mode.shape.value}",
-        f"fit_{mode.fit.value}",
-        f"open_{mode.open.value}",
-        f"next_{mode.leaves.match.value}",
-        f"access_{mode.leaves.matadors.value}",
-    }
-
-
-def rules_tokens(rules: Rules) -> set[str]:
-    """Every ``RULE=VALUE`` token in force (and applicable) under ``rules``."""
-    return {
-        f"{rule}={token}"
-        for rule in CONVERTERS
-        if rules.applicable(rule)
-        for token in value_tokens(rule, getattr(rules, rule))
-    }
+from .tokens import rules_tokens
 
 
 def shipped_tokens(catalog: Catalog) -> dict[str, set[str]]:
@@ -94,7 +49,7 @@ def case_tokens(case: Case, catalog: Catalog) -> tuple[set[str], list[str]]:
                 exercised.add(declared)
             else:
                 wrong.append(declared)
-        elif declared in rule_names or declared in CONVERTERS:
+        elif declared in rule_names or declared in BY_NAME:
             exercised.update(t for t in in_force if t.split("=", 1)[0] == declared)
         else:
             wrong.append(declared)

@@ -1,21 +1,12 @@
-"""Driving an engine program over the JSON-lines protocol, with a deadline on everything.
+"""Driving an engine program over the JSON-lines protocol: one request, one reply.
 
-The engine runs in a session and process group of its own. Every request is
-written and its one reply read with a deadline (``selectors`` over the pipes,
-never a blocking ``readline``), so nothing the engine does can hang the
-runner. Reply lines are capped at :data:`MAX_LINE` bytes and only a bounded
-tail of the engine's standard error is kept, so memory stays bounded whatever
-the engine prints. An engine that exits, hangs, prints something that is not
-a JSON object of the expected shape, prints an over-long line, or answers with
-the wrong id raises :class:`EngineFailure` with a :class:`FailureKind` and the
-tail of its standard error; it is then stopped.
-
-Stopping (:meth:`ProcessEngine.stop`) signals the whole process group, so
-children that inherited the pipes go too: SIGTERM first, SIGKILL after
-:data:`GRACE` seconds for whatever is left, then the pipes are closed without
-waiting for end of file. A process that puts itself in a new session on
-purpose leaves the group and cannot be followed; its pipes are closed all the
-same, so it cannot hold the runner.
+:class:`ProcessEngine` is the :class:`~.engine.Engine` interface for a program:
+each request is written as one JSON line and its one reply read back over
+:class:`~.pipes.EnginePipes`, with a deadline on both. A reply that is not a
+JSON object of the expected shape, or that answers with the wrong id, raises
+:class:`EngineFailure` with a :class:`FailureKind` and the tail of the engine's
+standard error, and the engine is stopped; an error reply is a refusal
+(:class:`EngineRefusal`). :func:`info_from_hello` checks the handshake.
 """
 
 from __future__ import annotations
@@ -23,11 +14,6 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-import os
-import selectors
-import shlex
-import signal
-import subprocess
 import time
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
@@ -40,24 +26,16 @@ from .engine import (
     EngineRefusal,
     FailureKind,
 )
+from .pipes import EnginePipes
 from .replies import BadReply, printable, short, strict_json
-from .signals import LIVE_GROUPS, deferred
 
 T = TypeVar("T")
 
-#: The longest reply line accepted, in bytes (the protocol's limit).
-MAX_LINE = 1 << 20
-#: How much of the engine's standard error is kept, in bytes (the last part).
-STDERR_TAIL = 8 << 10
-#: Seconds between SIGTERM and SIGKILL when an engine is stopped.
-GRACE = 0.5
 #: The default deadline of the handshake, which includes the engine's start-up.
 START_TIMEOUT = 10.0
-#: Seconds an engine's output is still read after the engine has exited.
-AFTER_EXIT = 0.1
 
 
-class ProcessEngine:
+class ProcessEngine(EnginePipes):
     """An engine program under test, started from a command line."""
 
     def __init__(
@@ -80,176 +58,10 @@ class ProcessEngine:
             self.timeout, START_TIMEOUT if start_timeout is None else float(start_timeout)
         )
         self._next_id = 0
-        self._stderr = bytearray()
-        self._stdout = bytearray()
         self._info: EngineInfo | None = None
-        try:
-            argv = shlex.split(command)
-        except ValueError as error:
-            raise EngineFailure(
-                FailureKind.CANNOT_START, f"cannot read the engine command {command!r}: {error}"
-            ) from None
-        if not argv:
-            raise EngineFailure(FailureKind.CANNOT_START, "the engine command is empty")
-        try:
-            # A signal between the start and the bookkeeping must not orphan the engine.
-            with deferred():
-                self._process = subprocess.Popen(
-                    argv,
-                    stdin=subprocess.PIPE,
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.PIPE,
-                    cwd=cwd,
-                    start_new_session=True,
-                    bufsize=0,
-                )
-                LIVE_GROUPS.add(self._process.pid)
-        except (OSError, ValueError) as error:
-            reason = getattr(error, "strerror", None) or str(error)
-            raise EngineFailure(
-                FailureKind.CANNOT_START, f"cannot start {command!r}: {printable(reason)}"
-            ) from None
-        assert self._process.stdin and self._process.stdout and self._process.stderr
-        self._pgid = self._process.pid
-        self._in = self._process.stdin.fileno()
-        self._out = self._process.stdout.fileno()
-        self._err = self._process.stderr.fileno()
-        for descriptor in (self._in, self._out, self._err):
-            os.set_blocking(descriptor, False)
-        self._selector = selectors.DefaultSelector()
-        self._selector.register(self._out, selectors.EVENT_READ, "out")
-        self._selector.register(self._err, selectors.EVENT_READ, "err")
-        self._open = {"out", "err"}
-        self._stopped = False
-        self._stopping = False
-
-    # ---- what the engine printed
-
-    @property
-    def stderr_tail(self) -> str:
-        """The last lines the engine wrote to its standard error (bounded, control characters
-        shown as escapes so nothing the engine wrote can drive a terminal)."""
-        text = bytes(self._stderr).decode("utf-8", errors="replace")
-        lines = [printable(line.rstrip()) for line in text.splitlines() if line.strip()]
-        return "\n".join(lines[-10:])
-
-    def _fail(self, kind: FailureKind, message: str) -> EngineFailure:
-        """Stop the engine and make the failure, with the tail of its stderr."""
-        self._drain_stderr()
-        self.stop()
-        return EngineFailure(kind, message, stderr=self.stderr_tail)
-
-    def _keep_stderr(self, chunk: bytes) -> None:
-        self._stderr.extend(chunk)
-        if len(self._stderr) > STDERR_TAIL:
-            del self._stderr[: len(self._stderr) - STDERR_TAIL]
-
-    def _drain_stderr(self) -> None:
-        """Read what stderr holds now, without waiting."""
-        if "err" not in self._open:
-            return
-        for _ in range(64):
-            try:
-                chunk = os.read(self._err, 65536)
-            except BlockingIOError:
-                return
-            except OSError:
-                chunk = b""
-            if not chunk:
-                self._close_stream("err")
-                return
-            self._keep_stderr(chunk)
-
-    def _close_stream(self, name: str) -> None:
-        if name in self._open:
-            self._open.discard(name)
-            with contextlib.suppress(KeyError, ValueError, OSError):
-                self._selector.unregister(self._out if name == "out" else self._err)
+        super().__init__(command, cwd=cwd)
 
     # ---- one request, one reply
-
-    def _write(self, data: bytes, kind: str, deadline: float, seconds: float) -> None:
-        view = memoryview(data)
-        while view:
-            try:
-                written = os.write(self._in, view)
-            except BlockingIOError:
-                written = 0
-            except (BrokenPipeError, OSError, ValueError):
-                raise self._fail(
-                    FailureKind.EXITED, f"the engine closed its input before {kind!r}"
-                ) from None
-            view = view[written:]
-            if view:
-                if time.monotonic() > deadline:
-                    raise self._fail(
-                        FailureKind.TIMEOUT,
-                        f"the engine did not read the {kind!r} request within {seconds:g} s",
-                    )
-                self._wait_readable(min(0.01, max(0.0, deadline - time.monotonic())))
-
-    def _read_line(self, kind: str, deadline: float, seconds: float) -> bytes:
-        exited_at: float | None = None
-        while True:
-            newline = self._stdout.find(b"\n")
-            if newline >= 0:
-                if newline > MAX_LINE:
-                    raise self._fail(
-                        FailureKind.TOO_LONG,
-                        f"the reply to {kind!r} is longer than {MAX_LINE} bytes",
-                    )
-                line = bytes(self._stdout[:newline])
-                del self._stdout[: newline + 1]
-                return line
-            if len(self._stdout) > MAX_LINE:
-                raise self._fail(
-                    FailureKind.TOO_LONG, f"the reply to {kind!r} is longer than {MAX_LINE} bytes"
-                )
-            if "out" not in self._open:
-                code = self._process.poll()
-                if code is None:
-                    with contextlib.suppress(subprocess.TimeoutExpired):
-                        code = self._process.wait(timeout=min(0.2, seconds))
-                status = "closed its output" if code is None else f"exited (status {code})"
-                raise self._fail(
-                    FailureKind.EXITED, f"the engine {status} before answering {kind!r}"
-                )
-            now = time.monotonic()
-            if exited_at is None and self._process.poll() is not None:
-                # The engine is gone, though a child of it may hold its output open:
-                # take what is already written, then stop waiting.
-                exited_at = now
-            if exited_at is not None and now - exited_at > AFTER_EXIT:
-                raise self._fail(
-                    FailureKind.EXITED,
-                    f"the engine exited (status {self._process.returncode}) before answering "
-                    f"{kind!r}",
-                )
-            left = deadline - now
-            if left <= 0:
-                raise self._fail(FailureKind.TIMEOUT, f"no reply to {kind!r} within {seconds:g} s")
-            self._wait_readable(min(left, AFTER_EXIT) if exited_at is not None else min(left, 0.25))
-
-    def _wait_readable(self, seconds: float) -> None:
-        """Wait up to ``seconds`` for output on either stream and take what comes."""
-        if not self._open:
-            time.sleep(min(seconds, 0.01))
-            return
-        for key, _ in self._selector.select(seconds):
-            name = key.data
-            descriptor = self._out if name == "out" else self._err
-            try:
-                chunk = os.read(descriptor, 65536)
-            except BlockingIOError:
-                continue
-            except OSError:
-                chunk = b""
-            if not chunk:
-                self._close_stream(name)
-            elif name == "out":
-                self._stdout.extend(chunk)
-            else:
-                self._keep_stderr(chunk)
 
     def request(self, kind: str, **fields: Any) -> dict[str, Any]:
         """Send one request and return its reply; raise on refusal or failure."""
@@ -358,49 +170,6 @@ class ProcessEngine:
             with contextlib.suppress(EngineFailure, EngineRefusal):
                 self.request("quit")
         self.stop()
-
-    def stop(self) -> None:
-        """Stop the engine and every process of its group: TERM, then KILL; close the pipes."""
-        if self._stopped:
-            return
-        self._stopping = True
-        stop_group(self._pgid, self._process)
-        LIVE_GROUPS.discard(self._pgid)
-        with contextlib.suppress(OSError, ValueError):
-            self._selector.close()
-        for stream in (self._process.stdin, self._process.stdout, self._process.stderr):
-            if stream is not None:
-                with contextlib.suppress(OSError, ValueError):
-                    stream.close()
-        self._stopped = True
-
-
-def _group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def stop_group(pgid: int, leader: subprocess.Popen[bytes], grace: float = GRACE) -> None:
-    """Stop a process group: SIGTERM, up to ``grace`` seconds, then SIGKILL; reap the leader."""
-    if _group_alive(pgid):
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(pgid, signal.SIGTERM)
-        deadline = time.monotonic() + grace
-        while time.monotonic() < deadline:
-            leader.poll()
-            if not _group_alive(pgid):
-                break
-            time.sleep(0.01)
-        if _group_alive(pgid):
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(pgid, signal.SIGKILL)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        leader.wait(timeout=5)
 
 
 def info_from_hello(reply: Mapping[str, Any], fail: Any) -> EngineInfo:

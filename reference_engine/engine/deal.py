@@ -276,7 +276,7 @@ def _count(number: int, noun: str) -> str:
 
 def needs_designated(rules: Rules) -> bool:
     """Whether the rules can call on a designated opener."""
-    return rules.applicable("designated_opener")
+    return compiled(rules).needs_designated
 
 
 def check_players(rules: Rules, players: int) -> None:

@@ -14,32 +14,24 @@ Speed. Random playouts run millions of actions, so the turn is kept to table
 look-ups and bit operations: hands are bitmasks, the legal actions are built
 once per state from ready-made tuples of the compiled table's Play objects,
 and :meth:`Hand.apply` recognises an offered action by identity before it
-falls back on comparing values. The refusal paths (:meth:`Hand._why_not`)
-are not hot and read the rules directly, for clear messages.
+falls back on comparing values. Why an action is refused is explained by
+:mod:`.refusals`, once :meth:`Hand.verify` has refused it.
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from enum import Enum
 
-from ..errors import DealError, IllegalActionError, Reason
+from ..errors import DealError, Reason
 from ..rules.model import Rules
-from .actions import DRAW, PASS, AnyAction, Draw, Pass, Play
+from .actions import DRAW, PASS, AnyAction, Play
 from .compiled import Compiled, OpenEnd, compiled
 from .deal import Deal, seats_after
+from .phase import Phase as Phase
+from .refusals import refuse, why_not
 from .scoring import Outcome, Termination, score
 from .tiles import Tile
-
-
-class Phase(str, Enum):
-    """Where a hand is."""
-
-    OPENING = "opening"
-    PLAY = "play"
-    OVER = "over"
-
 
 # The phases again, as module constants: the hot path tests them on every
 # action, and looking a member up on its Enum class costs as much as a call.
@@ -184,13 +176,16 @@ class Hand:
     def verify(self, action: AnyAction, player: int | None = None) -> None:
         """Raise :class:`IllegalActionError` unless ``action`` may be applied now."""
         if self.phase is _OVER:
-            raise self._refuse(Reason.HAND_OVER, "the hand is over", None)
+            raise refuse(self, Reason.HAND_OVER, "the hand is over", None)
         if player is not None and player != self.current:
-            raise self._refuse(
-                Reason.NOT_YOUR_TURN, f"it is seat {self.current}'s turn, not seat {player}'s", None
+            raise refuse(
+                self,
+                Reason.NOT_YOUR_TURN,
+                f"it is seat {self.current}'s turn, not seat {player}'s",
+                None,
             )
         if _offered(self.legal_actions(), action) is None:
-            raise self._why_not(action)
+            raise why_not(self, action)
 
     def apply(self, action: AnyAction, player: int | None = None) -> None:
         """Verify ``action`` and carry it out."""
@@ -284,18 +279,6 @@ class Hand:
         return tuple(plays)
 
     # ------------------------------------------------------------------ the turn
-
-    def _playable_mask(self, hand: int) -> int:
-        """The tiles of ``hand`` with at least one placement on the open ends."""
-        left, right = self._ends
-        return hand & (self.table.fits[left] | self.table.fits[right])
-
-    def _can_draw(self) -> bool:
-        """Whether the player to act may take a tile now (rules permitting, reserve kept)."""
-        return self._drawn < self._draw_limit
-
-    def _only_matadors(self, hand: int) -> bool:
-        return not self._playable_mask(hand) & ~self.table.matador_mask
 
     def _compute_legal(self) -> tuple[AnyAction, ...]:
         """The legal actions (SPEC section 8.2), in canonical order."""
@@ -395,144 +378,6 @@ class Hand:
         self.phase = Phase.OVER
         self._legal = ()
         self.outcome = score(self.rules, self.pips(), termination, went_out)
-
-    # ------------------------------------------------------------------ refusals
-
-    def _refuse(self, reason: Reason, message: str, rule: str | None) -> IllegalActionError:
-        provenance = self.rules.provenance.get(rule) if rule else None
-        return IllegalActionError(
-            reason, message, rule=rule, citations=provenance.cite if provenance else ()
-        )
-
-    def _why_not(self, action: AnyAction) -> IllegalActionError:
-        """The reason an action outside the legal set is refused (its most specific cause)."""
-        if isinstance(action, Play):
-            return self._why_not_play(action)
-        if isinstance(action, Draw):
-            return self._why_not_draw()
-        if isinstance(action, Pass):
-            return self._why_not_pass()
-        return self._refuse(Reason.PLACEMENT_NOT_ALLOWED, f"{action!r} is not an action", None)
-
-    def _why_not_play(self, play: Play) -> IllegalActionError:
-        seat = self.current
-        index = self.table.index.get(play.tile)
-        in_hand = index is not None and bool(self._hands[seat] >> index & 1)
-        if self.phase is Phase.OPENING:
-            if play.end is not None:
-                return self._refuse(
-                    Reason.NO_SUCH_END, "no tile is down yet: the first play names no end", None
-                )
-            if not in_hand:
-                return self._refuse(
-                    Reason.TILE_NOT_IN_HAND, f"seat {seat} does not hold {play.tile}", None
-                )
-            if self._draw_for_double:
-                return self._refuse(
-                    Reason.MUST_DRAW,
-                    "nobody held a double: the opener draws until one comes",
-                    "nobody_has_double",
-                )
-            allowed = ", ".join(str(a) for a in self._opening_actions())
-            return self._refuse(
-                Reason.WRONG_OPENING,
-                f"{play.tile} cannot open this hand (open with: {allowed})",
-                self.table.opening_rule,
-            )
-        if play.end is None:
-            return self._refuse(
-                Reason.NO_SUCH_END, "the hand is open: say which end (L or R) to play on", None
-            )
-        if not in_hand:
-            return self._refuse(
-                Reason.TILE_NOT_IN_HAND, f"seat {seat} does not hold {play.tile}", None
-            )
-        assert index is not None
-        if (
-            self._single_drawn is not None
-            and index != self._single_drawn
-            and not self.table.after_draw_any_tile
-        ):
-            drawn = self.table.tiles[self._single_drawn]
-            return self._refuse(
-                Reason.ONLY_DRAWN_TILE,
-                f"after drawing, only the drawn tile ({drawn}) may be played",
-                "after_single_draw",
-            )
-        end = self.table.kinds[self._ends[play.end]]
-        entries = self.table.moves[play.end][self._ends[play.end]][index]
-        matador = self.table.is_matador(index)
-        if not entries:
-            return self._refuse(
-                Reason.DOES_NOT_MATCH_END,
-                f"{play.tile} cannot go on the {('left', 'right')[play.end]} end ({end})",
-                "matador_modes" if matador else "max_pip",
-            )
-        allowed = ", ".join(str(candidate) for candidate, _ in entries)
-        return self._refuse(
-            Reason.PLACEMENT_NOT_ALLOWED,
-            f"{play} is not a way {play.tile} may go on that end (allowed: {allowed})",
-            "matador_modes" if matador else "max_pip",
-        )
-
-    def _why_not_draw(self) -> IllegalActionError:
-        if self.phase is Phase.OPENING:
-            return self._refuse(Reason.DRAW_NOT_ALLOWED, "the hand must be opened first", "opener")
-        if self._single_drawn is not None:
-            return self._refuse(
-                Reason.DRAW_NOT_ALLOWED, "only one tile may be drawn per turn", "draws_per_turn"
-            )
-        if not self.table.draws:
-            return self._refuse(Reason.DRAW_NOT_ALLOWED, "nobody draws in this game", "draw_when")
-        if not self._can_draw():
-            return self._refuse(
-                Reason.RESERVE_REACHED,
-                f"the boneyard is down to {self.boneyard_count} tile(s); {self._reserve} must stay",
-                "reserve",
-            )
-        if self._forced_play:
-            return self._refuse(
-                Reason.MUST_PLAY, "the opener must add the next tile", "opener_plays_again"
-            )
-        return self._refuse(
-            Reason.DRAW_NOT_ALLOWED,
-            "you hold a tile you can play, and this game does not let you draw instead",
-            "draw_when",
-        )
-
-    def _why_not_pass(self) -> IllegalActionError:
-        if self.phase is Phase.OPENING:
-            return self._refuse(Reason.PASS_NOT_ALLOWED, "the hand must be opened first", "opener")
-        hand = self._hands[self.current]
-        if self._single_drawn is not None:
-            return self._refuse(
-                Reason.MUST_PLAY_DRAWN,
-                "the drawn tile fits and must be played",
-                "after_single_draw",
-            )
-        if self._forced_play and self._playable_mask(hand):
-            return self._refuse(
-                Reason.MUST_PLAY, "the opener must add the next tile", "opener_plays_again"
-            )
-        if self._can_draw():
-            if not self._playable_mask(hand):
-                return self._refuse(
-                    Reason.MUST_DRAW,
-                    "you cannot play, and the boneyard has tiles to draw",
-                    "draw_when",
-                )
-            return self._refuse(
-                Reason.PASS_NOT_ALLOWED,
-                "a player may pass only when nothing can be drawn",
-                "pass_when",
-            )
-        if self._only_matadors(hand):
-            return self._refuse(
-                Reason.MUST_PLAY_MATADOR,
-                "nothing else can be played, so a matador must be",
-                "pass_when",
-            )
-        return self._refuse(Reason.MUST_PLAY, "you hold a tile you can play", "pass_when")
 
 
 def _offered(legal: tuple[AnyAction, ...], action: object) -> AnyAction | None:

@@ -1,91 +1,29 @@
-"""The catalogue of variant files: loading them, checking them, resolving a variant.
+"""The catalogue of variant files: loading them, checking them, finding a variant's chain.
 
 :class:`Catalog` holds parsed variant files (read by :mod:`.variantfile`).
 :meth:`Catalog.problems` checks them all (YAML, JSON Schema, references,
 ``extends`` chains, every option value; the semantic checks are in
-:mod:`.checks`) and returns every problem found; :meth:`Catalog.resolve` turns
-one variant and a choice of options into an immutable
-:class:`~reference_engine.rules.model.Rules`, converting each value with
-:mod:`.convert`.
+:mod:`.checks`) and returns every problem found; :meth:`Catalog.resolve` finds
+one variant's ``extends`` chain and has :mod:`.resolve` turn it and a choice of
+options into an immutable :class:`~reference_engine.rules.model.Rules`.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from types import MappingProxyType
-from typing import Any
 
 # A module import: safeio imports this package's vocabulary (see yamldoc).
 from .. import safeio
-from .checks import check_references, check_rules
-from .convert import CONDITIONAL_RULES, CONVERTERS, citations
+from .checks import check_references
 from .datafiles import variants_dir
-from .errors import OptionError, Problem, ProblemCode, RulesError, UnknownVariantError
-from .model import (
-    Alternative,
-    Citation,
-    Gap,
-    Note,
-    Option,
-    OptionValue,
-    Provenance,
-    Rules,
-)
+from .errors import Problem, ProblemCode, RulesError, UnknownVariantError
+from .model import Rules
+from .resolve import offered_options, resolve_chain
 from .sources import registry
 from .variantfile import VariantFile, read_variant_file
-from .vocabulary import (
-    GapKind,
-    NoteKind,
-)
-from .yamldoc import Path as DocPath
-
-
-@dataclass(frozen=True)
-class _Entry:
-    """A rule entry as found in a file, with where it was found."""
-
-    value: Any
-    cite: tuple[Citation, ...]
-    gap: str | None
-    source: VariantFile
-    path: DocPath
-    option: tuple[str, str] | None
-
-
-def parse_option_assignments(items: Sequence[str]) -> dict[str, str]:
-    """Turn ``["crosswise=berndt", ...]`` into a mapping; malformed or repeated ones raise."""
-    chosen: dict[str, str] = {}
-    problems = []
-    for item in items:
-        name, sep, value = item.partition("=")
-        name, value = name.strip(), value.strip()
-        if not sep or not name or not value:
-            problems.append(
-                Problem(
-                    code=ProblemCode.BAD_OPTION_SYNTAX,
-                    message=f"option {item!r} is not NAME=VALUE",
-                    file="<command line>",
-                    fix="write it as --option NAME=VALUE",
-                )
-            )
-        elif name in chosen and chosen[name] != value:
-            problems.append(
-                Problem(
-                    code=ProblemCode.OPTION_CONFLICT,
-                    message=f"option {name!r} given twice ({chosen[name]!r} and {value!r})",
-                    file="<command line>",
-                    fix="give each option once",
-                )
-            )
-        else:
-            chosen[name] = value
-    if problems:
-        raise OptionError(problems)
-    return chosen
 
 
 class Catalog:
@@ -174,7 +112,7 @@ class Catalog:
         if chain_problems:
             return problems
         problems.extend(self._check_gap_ids(chain))
-        options, option_problems = self._options(chain)
+        options, option_problems = offered_options(chain)
         problems.extend(option_problems)
         if option_problems:
             return problems
@@ -185,7 +123,7 @@ class Catalog:
                     choices.append({option.name: value.name})
         for chosen in choices:
             try:
-                self._resolve(chain, options, chosen)
+                resolve_chain(chain, options, chosen)
             except RulesError as error:
                 problems.extend(error.problems)
         return problems
@@ -225,10 +163,10 @@ class Catalog:
         chain, problems = self._chain(variant_id)
         if problems:
             raise RulesError(problems)
-        declared, problems = self._options(chain)
+        declared, problems = offered_options(chain)
         if problems:
             raise RulesError(problems)
-        return self._resolve(chain, declared, dict(options or {}))
+        return resolve_chain(chain, declared, dict(options or {}))
 
     def _chain(self, variant_id: str) -> tuple[list[VariantFile], list[Problem]]:
         chain: list[VariantFile] = []
@@ -259,244 +197,6 @@ class Catalog:
             current = parent
         chain.reverse()
         return chain, []
-
-    def _options(
-        self, chain: Sequence[VariantFile]
-    ) -> tuple[dict[str, tuple[Option, VariantFile, dict[str, Any]]], list[Problem]]:
-        """The options a chain offers: declared by the leaf or inherited and not dropped."""
-        declared: dict[str, tuple[Option, VariantFile, dict[str, Any]]] = {}
-        problems: list[Problem] = []
-        overridden_since: dict[str, set[str]] = {}
-        for depth, variant in enumerate(chain):
-            data = variant.data
-            for index, name in enumerate(data.get("drop_options", [])):
-                if name not in declared:
-                    problems.append(
-                        variant.problem(
-                            ProblemCode.UNKNOWN_OPTION,
-                            ("drop_options", index),
-                            f"drops option {name!r}, which no parent offers",
-                            "remove it from drop_options",
-                        )
-                    )
-                declared.pop(name, None)
-            own_rules = set(data.get("rules", {}))
-            for name in declared:
-                overridden_since.setdefault(name, set()).update(own_rules)
-            for name, raw in data.get("options", {}).items():
-                option = _option(name, raw, variant.id)
-                if option.default not in {value.name for value in option.values}:
-                    problems.append(
-                        variant.problem(
-                            ProblemCode.BAD_DEFAULT,
-                            ("options", name, "default"),
-                            f"default {option.default!r} is not one of the option's values",
-                            "values: " + ", ".join(v.name for v in option.values),
-                        )
-                    )
-                declared[name] = (option, variant, raw)
-                overridden_since[name] = set()
-            if depth == len(chain) - 1:
-                for name, (_, owner, raw) in declared.items():
-                    if owner is variant:
-                        continue
-                    touched = {
-                        rule for value in raw["values"].values() for rule in value.get("rules", {})
-                    }
-                    clash = sorted(touched & overridden_since.get(name, set()))
-                    if clash:
-                        problems.append(
-                            variant.problem(
-                                ProblemCode.INHERITED_OPTION_CLASH,
-                                ("rules", clash[0]),
-                                f"inherited option {name!r} (from {owner.id!r}) would replace "
-                                f"{', '.join(clash)}, which this variant sets",
-                                f"redeclare option {name!r} here or list it in drop_options",
-                            )
-                        )
-        return declared, problems
-
-    def _resolve(
-        self,
-        chain: Sequence[VariantFile],
-        declared: Mapping[str, tuple[Option, VariantFile, dict[str, Any]]],
-        chosen: Mapping[str, str],
-    ) -> Rules:
-        leaf = chain[-1]
-        problems: list[Problem] = []
-        option_problems = []
-        for name, value in chosen.items():
-            if name not in declared:
-                option_problems.append(
-                    Problem(
-                        code=ProblemCode.UNKNOWN_OPTION,
-                        message=f"variant {leaf.id!r} has no option {name!r}",
-                        file="<options>",
-                        fix="options: " + (", ".join(sorted(declared)) or "none"),
-                    )
-                )
-                continue
-            option = declared[name][0]
-            if value not in {v.name for v in option.values}:
-                option_problems.append(
-                    Problem(
-                        code=ProblemCode.UNKNOWN_OPTION_VALUE,
-                        message=f"option {name!r} of {leaf.id!r} has no value {value!r}",
-                        file="<options>",
-                        fix="values: " + ", ".join(v.name for v in option.values),
-                    )
-                )
-        if option_problems:
-            raise OptionError(option_problems)
-
-        entries: dict[str, _Entry] = {}
-        for variant in chain:
-            for rule, raw in variant.data.get("rules", {}).items():
-                entries[rule] = _Entry(
-                    value=raw["value"],
-                    cite=citations(raw.get("cite")),
-                    gap=raw.get("gap"),
-                    source=variant,
-                    path=("rules", rule),
-                    option=None,
-                )
-        set_by_option: dict[str, str] = {}
-        full_choice: dict[str, str] = {}
-        for name, (option, owner, raw) in declared.items():
-            value_name = chosen.get(name, option.default)
-            full_choice[name] = value_name
-            overlay = raw["values"][value_name].get("rules", {})
-            for rule, rule_raw in overlay.items():
-                if rule in set_by_option:
-                    problems.append(
-                        owner.problem(
-                            ProblemCode.OPTION_CONFLICT,
-                            ("options", name, "values", value_name, "rules", rule),
-                            f"options {set_by_option[rule]!r} and {name}={value_name} "
-                            f"both set {rule!r}",
-                            "choose only one of them",
-                        )
-                    )
-                    continue
-                set_by_option[rule] = f"{name}={value_name}"
-                entries[rule] = _Entry(
-                    value=rule_raw["value"],
-                    cite=citations(rule_raw.get("cite")),
-                    gap=rule_raw.get("gap"),
-                    source=owner,
-                    path=("options", name, "values", value_name, "rules", rule),
-                    option=(name, value_name),
-                )
-        if problems:
-            raise RulesError(problems)
-
-        values: dict[str, Any] = {}
-        for rule, convert in CONVERTERS.items():
-            values[rule] = convert(entries[rule].value) if rule in entries else None
-        missing = [
-            rule for rule in CONVERTERS if values[rule] is None and rule not in CONDITIONAL_RULES
-        ]
-        if missing:
-            raise RulesError(
-                [
-                    leaf.problem(
-                        ProblemCode.MISSING_RULE,
-                        ("rules",),
-                        f"rule {rule!r} is not given by {leaf.id!r} or any variant it extends",
-                        f"add rules.{rule}",
-                    )
-                    for rule in missing
-                ]
-            )
-
-        gaps = _gaps(chain, entries)
-        notes = tuple(
-            Note(
-                kind=NoteKind(raw["kind"]),
-                text=raw["text"],
-                cite=citations(raw["cite"]),
-                variant=variant.id,
-            )
-            for variant in chain
-            for raw in variant.data.get("notes", [])
-        )
-        head = {key: leaf.data[key] for key in ("title", "publication", "summary")}
-        rules = Rules(
-            variant=leaf.id,
-            title=head["title"],
-            publication=head["publication"],
-            summary=head["summary"],
-            chain=tuple(variant.id for variant in chain),
-            options=tuple(option for option, _, _ in declared.values()),
-            chosen=MappingProxyType(full_choice),
-            provenance=MappingProxyType(
-                {
-                    rule: Provenance(
-                        rule=rule,
-                        variant=entry.source.id,
-                        option=entry.option,
-                        cite=entry.cite,
-                        gap=entry.gap,
-                    )
-                    for rule, entry in entries.items()
-                }
-            ),
-            gaps=gaps,
-            notes=notes,
-            **values,
-        )
-        problems = [
-            entries[rule].source.problem(code, entries[rule].path, message, fix)
-            if rule in entries
-            else leaf.problem(code, ("rules",), message, fix)
-            for rule, code, message, fix in check_rules(rules)
-        ]
-        if problems:
-            raise RulesError(problems)
-        return rules
-
-
-def _option(name: str, raw: Mapping[str, Any], variant: str) -> Option:
-    return Option(
-        name=name,
-        summary=raw["summary"],
-        default=raw["default"],
-        values=tuple(
-            OptionValue(
-                name=value_name,
-                summary=value["summary"],
-                cite=citations(value.get("cite")),
-                changes=tuple(value.get("rules", {})),
-            )
-            for value_name, value in raw["values"].items()
-        ),
-        variant=variant,
-    )
-
-
-def _gaps(chain: Sequence[VariantFile], entries: Mapping[str, _Entry]) -> tuple[Gap, ...]:
-    """The gaps still in force: those whose file still provides one of their rules."""
-    gaps = []
-    for variant in chain:
-        for raw in variant.data.get("gaps", []):
-            if not any(
-                rule in entries and entries[rule].source is variant for rule in raw["rules"]
-            ):
-                continue
-            gaps.append(
-                Gap(
-                    id=raw["id"],
-                    kind=GapKind(raw["kind"]),
-                    rules=tuple(raw["rules"]),
-                    about=raw["about"],
-                    reading=raw["reading"],
-                    why=raw["why"],
-                    alternatives=tuple(Alternative(**alt) for alt in raw["alternatives"]),
-                    cite=citations(raw.get("cite")),
-                    variant=variant.id,
-                )
-            )
-    return tuple(gaps)
 
 
 @cache

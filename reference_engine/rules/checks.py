@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .convert import CONDITIONAL_RULES, CONVERTERS
 from .errors import Problem, ProblemCode
 from .model import (
     PLAYER_COUNT_KEYS,
@@ -13,6 +12,7 @@ from .model import (
     PerPlayers,
     Rules,
 )
+from .parameters import BY_NAME, CONDITIONAL, unknown_rule_hint
 from .sources import Registry
 from .variantfile import VariantFile
 from .vocabulary import (
@@ -55,8 +55,17 @@ def check_references(variant: VariantFile, known: Registry) -> list[Problem]:
                     )
                 )
 
-    def rule_entries(path: DocPath, rules: Mapping[str, Any]) -> None:
+    def rule_entries(path: DocPath, rules: Mapping[str, Any], *, in_option: bool = False) -> None:
         for rule, entry in rules.items():
+            if in_option and rule in BY_NAME and not BY_NAME[rule].optionable:
+                problems.append(
+                    variant.problem(
+                        ProblemCode.NOT_OPTIONABLE,
+                        (*path, rule),
+                        f"an option may not change {rule!r}: it changes no legal action or score",
+                        "set it in the variant's own rules, or make a separate variant",
+                    )
+                )
             citations((*path, rule, "cite"), entry.get("cite"))
             if "gap" in entry and entry["gap"] not in gap_ids:
                 problems.append(
@@ -82,17 +91,21 @@ def check_references(variant: VariantFile, known: Registry) -> list[Problem]:
     for name, option in options.items():
         for value_name, value in option["values"].items():
             citations(("options", name, "values", value_name, "cite"), value.get("cite"))
-            rule_entries(("options", name, "values", value_name, "rules"), value.get("rules", {}))
+            rule_entries(
+                ("options", name, "values", value_name, "rules"),
+                value.get("rules", {}),
+                in_option=True,
+            )
     for index, gap in enumerate(data.get("gaps", [])):
         citations(("gaps", index, "cite"), gap.get("cite"))
         for rule_index, rule in enumerate(gap["rules"]):
-            if rule not in CONVERTERS:
+            if rule not in BY_NAME:
                 problems.append(
                     variant.problem(
                         ProblemCode.UNKNOWN_RULE,
                         ("gaps", index, "rules", rule_index),
                         f"no rule called {rule!r}",
-                        "rules: " + ", ".join(CONVERTERS),
+                        unknown_rule_hint(),
                     )
                 )
         for alt_index, alternative in enumerate(gap["alternatives"]):
@@ -117,7 +130,7 @@ def check_references(variant: VariantFile, known: Registry) -> list[Problem]:
 def check_rules(rules: Rules) -> list[tuple[str, ProblemCode, str, str]]:
     """Checks across rules that the schema cannot express: (rule, code, message, fix)."""
     found: list[tuple[str, ProblemCode, str, str]] = []
-    for rule in sorted(CONDITIONAL_RULES):
+    for rule in sorted(CONDITIONAL):
         if getattr(rules, rule) is None and rules.applicable(rule):
             found.append(
                 (

@@ -1,13 +1,15 @@
 """Turning a variant file's plain rule values into the rule model's typed ones.
 
-:data:`CONVERTERS` is the table of every rule parameter the model knows, keyed
-by the name the variant files and :class:`~reference_engine.rules.model.Rules`
-share; :data:`CONDITIONAL_RULES` are those only some variants need.
+How a value is converted follows from its kind in the registry
+(:mod:`reference_engine.rules.parameters`): :data:`CONVERTERS` has one entry
+per rule parameter, keyed by the name the variant files and
+:class:`~reference_engine.rules.model.Rules` share; :data:`CONDITIONAL_RULES`
+are those only some variants need.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -18,36 +20,17 @@ from .model import (
     PerPlayers,
     Target,
 )
+from .parameters import CONDITIONAL, PARAMETERS, Parameter, ValueKind
 from .vocabulary import (
-    AfterSingleDraw,
-    DesignatedOpener,
-    DifferenceAmongSeveral,
-    DoublesPlacement,
-    DrawsPerTurn,
-    DrawWhen,
     EndFilter,
     Fit,
-    HandPips,
     MatadorAccess,
     MatadorTiles,
     MatchRule,
-    NobodyHasDouble,
-    Opener,
-    OpenerLacksDouble,
-    OpeningTile,
     OpenValues,
-    Partnership,
-    PassWhen,
-    Points,
     Shape,
     TargetUnit,
-    Tie,
-    TurnDirection,
 )
-
-
-def _enum(kind: Any) -> Any:
-    return lambda value: kind(value)
 
 
 def _mode(value: Mapping[str, Any]) -> MatadorMode:
@@ -64,48 +47,38 @@ def _mode(value: Mapping[str, Any]) -> MatadorMode:
     )
 
 
-#: How each rule's plain value becomes a typed one. The keys are the rule names
-#: of the variant files and the field names of :class:`Rules`.
-CONVERTERS: Mapping[str, Any] = MappingProxyType(
+#: How a value of each kind becomes a typed one (a choice's is its vocabulary).
+_BY_KIND: Mapping[ValueKind, Callable[[Any], Any]] = MappingProxyType(
     {
-        "max_pip": int,
-        "players": lambda value: tuple(sorted(value)),
-        "hand_size": lambda value: PerPlayers(**value),
-        "reserve": lambda value: PerPlayers(**value),
-        "partnership": _enum(Partnership),
-        "turn_direction": _enum(TurnDirection),
-        "opener": _enum(Opener),
-        "designated_opener": _enum(DesignatedOpener),
-        "opening_tile": _enum(OpeningTile),
-        "double_blank_opens": bool,
-        "opener_lacks_double": _enum(OpenerLacksDouble),
-        "nobody_has_double": _enum(NobodyHasDouble),
-        "opener_plays_again": bool,
-        "doubles": _enum(DoublesPlacement),
-        "matador_modes": lambda value: tuple(_mode(item) for item in value),
-        "draw_when": _enum(DrawWhen),
-        "draws_per_turn": _enum(DrawsPerTurn),
-        "after_single_draw": _enum(AfterSingleDraw),
-        "pass_when": _enum(PassWhen),
-        "hand_pips": _enum(HandPips),
-        "points": _enum(Points),
-        "difference_among_several": _enum(DifferenceAmongSeveral),
-        "tie": _enum(Tie),
-        "target": lambda value: Target(unit=TargetUnit(value["unit"]), value=int(value["value"])),
+        ValueKind.INTEGER: int,
+        ValueKind.PLAYER_COUNTS: lambda value: tuple(sorted(value)),
+        ValueKind.PER_PLAYERS: lambda value: PerPlayers(**value),
+        ValueKind.FLAG: bool,
+        ValueKind.MATADOR_MODES: lambda value: tuple(_mode(item) for item in value),
+        ValueKind.TARGET: lambda value: Target(
+            unit=TargetUnit(value["unit"]), value=int(value["value"])
+        ),
     }
 )
 
-#: Rules that only some variants need (SPEC.md says when each is required).
-CONDITIONAL_RULES = frozenset(
-    {
-        "designated_opener",
-        "opening_tile",
-        "opener_lacks_double",
-        "draws_per_turn",
-        "after_single_draw",
-        "difference_among_several",
-    }
+
+def converter(rule: Parameter) -> Callable[[Any], Any]:
+    """The function turning ``rule``'s plain value into its typed one."""
+    if rule.kind is ValueKind.CHOICE:
+        if rule.choices is None:
+            raise ValueError(f"choice rule {rule.name!r} names no vocabulary")
+        return rule.choices
+    return _BY_KIND[rule.kind]
+
+
+#: How each rule's plain value becomes a typed one. The keys are the rule names
+#: of the variant files and the field names of :class:`Rules`.
+CONVERTERS: Mapping[str, Callable[[Any], Any]] = MappingProxyType(
+    {rule.name: converter(rule) for rule in PARAMETERS}
 )
+
+#: Rules that only some variants need (SPEC.md section 4 says when each is required).
+CONDITIONAL_RULES = CONDITIONAL
 
 
 def citations(raw: Iterable[Mapping[str, str]] | None) -> tuple[Citation, ...]:

@@ -34,6 +34,7 @@ class ProblemCode(TextEnum):
     UNKNOWN_TEXT = "unknown_text"
     UNKNOWN_GAP = "unknown_gap"
     UNKNOWN_RULE = "unknown_rule"
+    NOT_OPTIONABLE = "not_optionable"
     DUPLICATE_GAP = "duplicate_gap"
     MISSING_RULE = "missing_rule"
     BAD_DEFAULT = "bad_default"

@@ -8,12 +8,13 @@ value comes from (:class:`Provenance`), the gaps the file records and its notes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
 from typing import Any
 
+from .parameters import parameter
 from .vocabulary import (
     AfterSingleDraw,
     DesignatedOpener,
@@ -262,34 +263,7 @@ class Rules:
 
     def applicable(self, rule: str) -> bool:
         """Whether ``rule`` has any effect under the other rules of this variant."""
-        return APPLICABILITY.get(rule, _always)(self)
-
-
-def _always(_: Rules) -> bool:
-    return True
-
-
-#: When a rule has an effect; rules not listed always do.
-APPLICABILITY: Mapping[str, Callable[[Rules], bool]] = MappingProxyType(
-    {
-        "designated_opener": lambda r: (
-            r.opener is Opener.DESIGNATED
-            or r.nobody_has_double is NobodyHasDouble.DESIGNATED_DRAWS_UNTIL_DOUBLE
-        ),
-        "opening_tile": lambda r: r.opener is Opener.DESIGNATED,
-        "opener_lacks_double": lambda r: (
-            r.opener is Opener.DESIGNATED and r.opening_tile is OpeningTile.HIGHEST_DOUBLE
-        ),
-        "nobody_has_double": lambda r: (
-            r.opener is not Opener.DESIGNATED or r.opening_tile is not OpeningTile.ANY_TILE
-        ),
-        "draws_per_turn": lambda r: r.draw_when is not DrawWhen.NEVER,
-        "after_single_draw": lambda r: (
-            r.draw_when is not DrawWhen.NEVER and r.draws_per_turn is DrawsPerTurn.ONE
-        ),
-        "difference_among_several": lambda r: r.points is Points.DIFFERENCE and max(r.players) > 2,
-    }
-)
+        return parameter(rule).applies(self)
 
 
 def as_plain(value: Any) -> Any:

@@ -3,36 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from .datafiles import SPEC_VERSION
 from .model import Citation, Rules, as_plain
+from .parameters import ValueKind, grouped, parameter
 from .sources import registry
 
-#: The rules grouped the way SPEC.md presents them.
-SECTIONS: Mapping[str, tuple[str, ...]] = {
-    "equipment and deal": (
-        "max_pip",
-        "players",
-        "hand_size",
-        "reserve",
-        "partnership",
-        "turn_direction",
-    ),
-    "opening": (
-        "opener",
-        "designated_opener",
-        "opening_tile",
-        "double_blank_opens",
-        "opener_lacks_double",
-        "nobody_has_double",
-        "opener_plays_again",
-    ),
-    "placement": ("doubles", "matador_modes"),
-    "drawing and passing": ("draw_when", "draws_per_turn", "after_single_draw", "pass_when"),
-    "scoring": ("hand_pips", "points", "difference_among_several", "tie"),
-    "match": ("target",),
-}
+#: The rules grouped the way SPEC.md presents them (derived from the registry).
+SECTIONS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {str(group): tuple(rule.name for rule in members) for group, members in grouped()}
+)
 
 
 def citation_data(citation: Citation) -> dict[str, str]:
@@ -170,7 +152,7 @@ def rules_text(rules: Rules) -> str:
             entry = data["rules"][name]
             if not entry["applicable"]:
                 continue
-            if name == "matador_modes":
+            if parameter(name).kind is ValueKind.MATADOR_MODES:
                 lines.append(f"  {name}:")
                 lines.extend(f"    - {_mode_text(mode)}" for mode in entry["value"])
             else:

@@ -13,13 +13,14 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from functools import cache
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from .datafiles import spec_dir
 from .errors import Problem, ProblemCode
 from .yamldoc import Document
+
+if TYPE_CHECKING:
+    import jsonschema
 
 
 @cache
@@ -33,17 +34,32 @@ def _is_integer(checker: object, instance: object) -> bool:
     return isinstance(instance, int) and not isinstance(instance, bool)
 
 
-#: Draft 2020-12, except that ``integer`` means an integer as written: jsonschema
-#: counts ``6.0`` as an integer, and ``players: 6.0`` should not pass for six.
-StrictValidator: type[jsonschema.protocols.Validator] = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
-    jsonschema.Draft202012Validator,
-    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
-)
+@cache
+def strict_validator_class() -> type[jsonschema.protocols.Validator]:
+    """Draft 2020-12, except that ``integer`` means an integer as written.
+
+    jsonschema counts ``6.0`` as an integer, and ``players: 6.0`` should not pass
+    for six. jsonschema is imported here, on first use, so that importing the
+    engine or the command line does not load the validation stack.
+    """
+    import jsonschema
+
+    draft = jsonschema.Draft202012Validator
+    return jsonschema.validators.extend(  # type: ignore[no-any-return,no-untyped-call]
+        draft, type_checker=draft.TYPE_CHECKER.redefine("integer", _is_integer)
+    )
+
+
+def __getattr__(name: str) -> Any:
+    """``StrictValidator``: the validator class of :func:`strict_validator_class`, loaded lazily."""
+    if name == "StrictValidator":
+        return strict_validator_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def schema_problems(document: Document, schema: Mapping[str, Any]) -> list[Problem]:
     """Every JSON Schema violation in ``document``, located and explained."""
-    validator = StrictValidator(schema)
+    validator = strict_validator_class()(schema)
     problems = []
     errors = sorted(validator.iter_errors(document.data), key=lambda e: list(e.absolute_path))
     for error in errors:

@@ -2,7 +2,9 @@
 
 Every enum here mirrors an ``enum`` in ``spec/variant.schema.json`` and is
 defined normatively in ``spec/SPEC.md``. Values are the exact strings used in
-the variant files. A test checks that the schema and these enums agree.
+the variant files. Which rule takes which vocabulary is said once, in
+:mod:`reference_engine.rules.parameters` (its ``VOCABULARIES`` maps the schema's
+names to these enums, and a test checks that the schema agrees).
 """
 
 from __future__ import annotations
@@ -213,34 +215,3 @@ class NoteKind(TextEnum):
     HISTORY = "history"
     ARITHMETIC = "arithmetic"
     CONTEXT = "context"
-
-
-#: Every vocabulary, by the name of the schema ``$defs`` entry that mirrors it.
-VOCABULARIES: dict[str, type[TextEnum]] = {
-    "partnership": Partnership,
-    "turn_direction": TurnDirection,
-    "opener": Opener,
-    "designated_opener": DesignatedOpener,
-    "opening_tile": OpeningTile,
-    "opener_lacks_double": OpenerLacksDouble,
-    "nobody_has_double": NobodyHasDouble,
-    "doubles": DoublesPlacement,
-    "matador_tiles": MatadorTiles,
-    "end_filter": EndFilter,
-    "fit": Fit,
-    "shape": Shape,
-    "open_values": OpenValues,
-    "match": MatchRule,
-    "matador_access": MatadorAccess,
-    "draw_when": DrawWhen,
-    "draws_per_turn": DrawsPerTurn,
-    "after_single_draw": AfterSingleDraw,
-    "pass_when": PassWhen,
-    "hand_pips": HandPips,
-    "points": Points,
-    "difference_among_several": DifferenceAmongSeveral,
-    "tie": Tie,
-    "target_unit": TargetUnit,
-    "gap_kind": GapKind,
-    "note_kind": NoteKind,
-}

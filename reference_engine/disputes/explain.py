@@ -14,14 +14,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .engine.actions import Action, AnyAction, Play
-from .engine.compiled import compiled
-from .engine.hand import Hand
-from .engine.tiles import Tile
-from .errors import DealError, IllegalActionError, NotationError
-from .notation import PARTIAL_PATTERN
-from .rules import Catalog, Citation, Rules
-from .rules.vocabulary import Shape
+from ..engine.actions import Action, AnyAction, Play
+from ..engine.compiled import compiled
+from ..engine.hand import Hand
+from ..engine.tiles import Tile
+from ..errors import DealError, IllegalActionError, NotationError
+from ..notation import PARTIAL_PATTERN
+from ..rules import Catalog, Citation, Rules
+from ..rules.vocabulary import Shape
 
 
 @dataclass(frozen=True)

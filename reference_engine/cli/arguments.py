@@ -1,0 +1,106 @@
+"""How a ``matador`` command line is read: the parser, usage errors, shared argument types.
+
+:class:`Parser` raises :class:`UsageError` instead of exiting and prints help
+where it is told, so :func:`~reference_engine.cli.app.run` decides every exit
+status. The argument types and options here are shared by several commands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Callable
+from typing import NoReturn, TextIO
+
+from .. import safeio
+
+
+class UsageError(Exception):
+    """A malformed command line."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser that raises instead of exiting and writes where it is told."""
+
+    def __init__(self, *args: object, stdout: TextIO, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self._stdout = stdout
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message}")
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        if message:
+            self._stdout.write(message)
+        raise ParserExit(status)
+
+    def print_help(self, file: object = None) -> None:
+        super().print_help(self._stdout)
+
+
+class ParserExit(Exception):
+    """The parser is done (``--help`` was printed); the command ends with ``status``."""
+
+    def __init__(self, status: int) -> None:
+        self.status = status
+
+
+#: Adds the subcommand NAME described by TEXT and returns its parser.
+AddCommand = Callable[[str, str], Parser]
+
+#: Runs a parsed command, writing to (stdout, stderr); returns the exit status.
+Handler = Callable[[argparse.Namespace, TextIO, TextIO], int]
+
+
+def positive_int(text: str) -> int:
+    """A positive whole number of bytes (argparse type)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"give a positive whole number of bytes, not {text!r}")
+    return value
+
+
+def max_bytes_argument(parser: argparse.ArgumentParser) -> None:
+    """Give ``parser`` the ``--max-bytes`` option; run() applies it with safeio.size_limit.
+
+    Every command that reads files a user names takes it, as its last option.
+    """
+    limits = ", ".join(f"{size:,} for {kind}" for kind, size in safeio.DEFAULT_LIMITS.items())
+    parser.add_argument(
+        "--max-bytes",
+        type=positive_int,
+        metavar="N",
+        help=f"read input files of up to N bytes (default: {limits})",
+    )
+
+
+def seconds(text: str) -> float:
+    """A finite, positive number of seconds (argparse type)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value <= 0 or value > MAX_SECONDS:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give a positive number of seconds, at most {MAX_SECONDS:,}"
+        )
+    return value
+
+
+#: The longest deadline a command takes: a day.
+MAX_SECONDS = 86_400
+
+
+def option_argument(parser: Parser) -> None:
+    """Give ``parser`` the repeatable ``--option``/``-o NAME=VALUE`` of a variant."""
+    parser.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="choose an option of the variant (repeatable)",
+    )

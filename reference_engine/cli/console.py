@@ -1,0 +1,75 @@
+"""The console entry point: ``run`` on the process's real streams, then exit with its status.
+
+The process's streams may be missing or failing: standard output closed by the
+shell (``matador list >&-``), standard error that cannot be written, a reader
+that went away before the last flush, Ctrl-C, or a thread left running by an
+in-process engine. None of these may end in a traceback or a hang.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import io
+import os
+import sys
+import threading
+from typing import TextIO, cast
+
+from ..exits import ExitStatus
+from .app import run
+
+
+class ClosedStream(io.StringIO):
+    """A standard stream the shell closed (``matador list >&-``): writing to it fails."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
+class QuietErrors(io.TextIOBase):
+    """Standard error that never fails a command: a message that cannot be shown is dropped."""
+
+    def __init__(self, stream: TextIO | None) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        if self._stream is not None:
+            with contextlib.suppress(OSError, ValueError):
+                self._stream.write(text)
+                self._stream.flush()
+        return len(text)
+
+    def isatty(self) -> bool:
+        return self._stream is not None and self._stream.isatty()
+
+
+def main() -> None:
+    """Console entry point."""
+    stdout: TextIO = sys.stdout if sys.stdout is not None else ClosedStream()
+    stderr = cast(TextIO, QuietErrors(sys.stderr))
+    try:
+        status = run(sys.argv[1:], stdout, stderr)
+    except KeyboardInterrupt:
+        # Ctrl-C outside a command that handles it (conform does): end quietly.
+        status = ExitStatus.INTERRUPTED
+    if sys.stdout is None:
+        sys.exit(status)
+    if threading.active_count() > 1:
+        # Code under test (an in-process engine) left a thread running: do not wait
+        # for it at exit, which could be for ever.
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdout.flush()
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.flush()
+        os._exit(status)
+    try:
+        sys.stdout.flush()
+    except OSError:
+        # The reader went away or the disk is full, and run() has said so. Send
+        # what is still buffered to the null device, or the interpreter's last
+        # flush fails again and prints "Exception ignored".
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    sys.exit(status)

@@ -1,0 +1,196 @@
+"""``matador compare``, ``diff``, ``score``, ``odds`` and ``explain``: where the variants disagree.
+
+Each puts one question to every variant (or to those named) at once, through
+:mod:`reference_engine.disputes`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TextIO
+
+from .. import safeio
+from ..disputes import (
+    compare,
+    comparison_document,
+    diff_text,
+    main_rule,
+    odds,
+    odds_data,
+    odds_text,
+    parse_target,
+    score_everywhere,
+    score_text,
+)
+from ..engine.scoring import Termination
+from ..exits import ExitStatus
+from ..rules import Catalog, Rules, RulesError
+from ..rules.yamldoc import input_problem, parse_yaml
+from .arguments import AddCommand, Handler, UsageError, max_bytes_argument
+from .output import json_text
+
+
+def add_parsers(command: AddCommand) -> None:
+    """Add ``compare``, ``diff``, ``score``, ``odds`` and ``explain`` to ``matador``'s commands."""
+    compare_command = command("compare", "every rule of every variant side by side, with sources")
+    compare_command.add_argument(
+        "variants", nargs="*", metavar="ID[:NAME=VALUE,...]", help="variants (default: all)"
+    )
+    compare_command.add_argument(
+        "--format", choices=["table", "markdown", "html"], default="table", help="output format"
+    )
+
+    diff_command = command("diff", "only the rules that differ between two variants")
+    diff_command.add_argument("first", metavar="A", help="ID or ID:NAME=VALUE,...")
+    diff_command.add_argument("second", metavar="B", help="ID or ID:NAME=VALUE,...")
+
+    score_command = command("score", "what every variant awards for the same hand")
+    score_command.add_argument(
+        "--pips", required=True, metavar="P,P,...", help="pips left per seat, seat 0 first"
+    )
+    how = score_command.add_mutually_exclusive_group()
+    how.add_argument("--blocked", action="store_true", help="the hand was blocked (default)")
+    how.add_argument("--domino", type=int, metavar="SEAT", help="SEAT went out")
+    score_command.add_argument(
+        "--teams", action="store_true", help="four players in two sides (seats 0+2 and 1+3)"
+    )
+    score_command.add_argument("--variant", action="append", default=[], help="only these")
+
+    odds_command = command("odds", "exact matador odds for a hand, and which tiles answer an end")
+    odds_command.add_argument("--set", type=int, default=6, metavar="N", help="double-N set")
+    odds_command.add_argument("--hand", type=int, default=7, metavar="K", help="tiles in hand")
+    odds_command.add_argument(
+        "--variant", metavar="ID[:NAME=VALUE,...]", help="count answers under this variant"
+    )
+    odds_command.add_argument("--json", action="store_true", help="print JSON")
+
+    explain_command = command(
+        "explain", "is this legal, and what can follow? answered under every variant at once"
+    )
+    explain_command.add_argument(
+        "situation", nargs="?", metavar="SITUATION.yaml", help="a situation file (or use flags)"
+    )
+    explain_command.add_argument("--hand", metavar="T,T,...", help="the tiles of the player to act")
+    explain_command.add_argument("--ends", metavar="L,R", help="the values at the two open ends")
+    explain_command.add_argument("--boneyard", type=int, metavar="N", help="tiles left to draw")
+    explain_command.add_argument("--players", type=int, metavar="N", help="number of players")
+    explain_command.add_argument("--drawn", metavar="TILE", help="the tile drawn this turn")
+    explain_command.add_argument(
+        "--action",
+        metavar="ACTION",
+        help="the proposed action: 3-4@L (any way), 3-4@L:3, draw, pass",
+    )
+    explain_command.add_argument("--variant", action="append", default=[], help="only these")
+    max_bytes_argument(explain_command)
+
+
+def _resolve_target(text: str) -> Rules:
+    try:
+        variant, options = parse_target(text)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    return Catalog.shipped().resolve(variant, options)
+
+
+def _compare(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    if not args.variants and args.format == "markdown":
+        stdout.write(comparison_document(Catalog.shipped()))
+        return ExitStatus.OK
+    targets = args.variants or Catalog.shipped().ids()
+    stdout.write(compare([_resolve_target(t) for t in targets], args.format) + "\n")
+    return ExitStatus.OK
+
+
+def _diff(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    stdout.write(diff_text(_resolve_target(args.first), _resolve_target(args.second)))
+    return ExitStatus.OK
+
+
+def _score(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    try:
+        pips = [int(part) for part in args.pips.split(",")]
+    except ValueError:
+        raise UsageError(f"--pips {args.pips!r}: give whole numbers separated by commas") from None
+    if not 2 <= len(pips) <= 4 or min(pips) < 0:
+        raise UsageError("--pips: give 2 to 4 numbers, none negative")
+    if args.teams and len(pips) != 4:
+        raise UsageError("--teams needs the pips of four seats")
+    if args.domino is not None and not 0 <= args.domino < len(pips):
+        raise UsageError(f"--domino {args.domino}: no such seat")
+    if args.domino is not None and pips[args.domino] != 0:
+        raise UsageError(f"--domino {args.domino}: the player who went out holds no pips")
+    catalog = Catalog.shipped()
+    unknown = [v for v in args.variant if v not in catalog.ids()]
+    if unknown:
+        raise UsageError(f"unknown variant(s): {', '.join(unknown)}")
+    termination = Termination.BLOCKED if args.domino is None else Termination.DOMINO
+    awards = score_everywhere(
+        catalog, pips, termination, args.domino, teams=args.teams, variants=args.variant
+    )
+    stdout.write(score_text(awards, pips, args.teams))
+    return ExitStatus.OK
+
+
+def _odds(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    if not 1 <= args.set <= 18:
+        raise UsageError("--set: give N between 1 and 18")
+    catalog = Catalog.shipped()
+    rules = _resolve_target(args.variant) if args.variant else main_rule(catalog, args.set)
+    if rules.max_pip != args.set:
+        raise UsageError(f"{rules.variant} plays the double-{rules.max_pip} set, not {args.set}")
+    try:
+        result = odds(args.set, args.hand)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    if args.json:
+        stdout.write(json_text(odds_data(result, rules)))
+    else:
+        stdout.write(odds_text(result, rules))
+    return ExitStatus.OK
+
+
+def _explain(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    from ..disputes.explain import Situation, explain
+
+    data: dict[str, object] = {}
+    if args.situation:
+        try:
+            raw = safeio.read_input(args.situation, safeio.FileKind.YAML)
+        except safeio.InputError as error:
+            # A path that names no readable file is a mistake on the command line.
+            raise UsageError(str(input_problem(error))) from None
+        document, problems = parse_yaml(raw, args.situation)
+        if document is None:
+            raise RulesError(problems)
+        if not isinstance(document.data, dict):
+            raise UsageError(f"{args.situation}: a situation is a mapping of fields")
+        data.update(document.data)
+    flags = {
+        "hand": args.hand and args.hand.split(","),
+        "ends": args.ends and args.ends.split(","),
+        "boneyard": args.boneyard,
+        "players": args.players,
+        "drawn": args.drawn,
+        "action": args.action,
+    }
+    data.update({key: value for key, value in flags.items() if value is not None})
+    catalog = Catalog.shipped()
+    unknown = [v for v in args.variant if v not in catalog.ids()]
+    if unknown:
+        raise UsageError(f"unknown variant(s): {', '.join(unknown)}")
+    try:
+        situation = Situation.from_data(data)
+        stdout.write(explain(catalog, situation, args.variant))
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    return ExitStatus.OK
+
+
+#: The handlers of this group's commands.
+COMMANDS: dict[str, Handler] = {
+    "compare": _compare,
+    "diff": _diff,
+    "score": _score,
+    "odds": _odds,
+    "explain": _explain,
+}

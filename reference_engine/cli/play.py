@@ -1,0 +1,101 @@
+"""``matador play`` and ``replay``: play a match, and check a game record against its rules."""
+
+from __future__ import annotations
+
+import argparse
+import random
+from pathlib import Path
+from typing import TextIO
+
+from ..engine.record import match_record, play_match, replay
+from ..engine.strategies import STRATEGIES
+from ..engine.transcript import describe_outcome, transcript
+from ..exits import ExitStatus
+from ..rules import Catalog, parse_option_assignments
+from .arguments import AddCommand, Handler, max_bytes_argument, option_argument
+from .output import json_text
+
+
+def add_parsers(command: AddCommand) -> None:
+    """Add ``play`` and ``replay`` to ``matador``'s commands."""
+    play = command("play", "play a match with a simple strategy and print it")
+    play.add_argument("variant", metavar="VARIANT", help="variant id (see: matador list)")
+    option_argument(play)
+    play.add_argument("--players", type=int, metavar="N", help="number of players")
+    play.add_argument("--seed", type=int, metavar="S", help="seed for the deals and choices")
+    play.add_argument(
+        "--strategy",
+        choices=sorted(STRATEGIES),
+        default="random",
+        help="how each action is chosen (default: random)",
+    )
+    play.add_argument("--hands", type=int, metavar="N", help="stop after N hands")
+    play.add_argument("--json", action="store_true", help="print the game record as JSON")
+
+    replay_command = command("replay", "check a game record against its variant's rules")
+    replay_command.add_argument("record", metavar="RECORD.json", help="a game record")
+    max_bytes_argument(replay_command)
+
+
+def _play(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    rules = Catalog.shipped().resolve(args.variant, parse_option_assignments(args.option))
+    players = args.players if args.players is not None else min(rules.players)
+    if players not in rules.players:
+        allowed = ", ".join(map(str, rules.players))
+        stderr.write(f"matador play: {rules.variant} is played by {allowed} players\n")
+        return ExitStatus.INVALID
+    if args.hands is not None and args.hands < 1:
+        stderr.write("matador play: --hands must be at least 1\n")
+        return ExitStatus.USAGE
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    match = play_match(
+        rules, players, seed=seed, strategy=STRATEGIES[args.strategy], max_hands=args.hands
+    )
+    if args.json:
+        record = match_record(match, seed=seed, strategy=args.strategy)
+        stdout.write(json_text(record))
+    else:
+        stdout.write(transcript(match, seed))
+    return ExitStatus.OK
+
+
+def _replay(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    from ..engine.record import RecordSyntaxError, parse_record
+    from ..safeio import FileKind, InputError, read_input
+
+    path = Path(args.record)
+    try:
+        record = parse_record(read_input(path, FileKind.JSON))
+    except InputError as error:
+        stderr.write(f"{error}\n")
+        return ExitStatus.INVALID
+    except RecordSyntaxError as error:
+        stderr.write(f"{path}: {error}\n")
+        return ExitStatus.INVALID
+    report = replay(record)
+    for finding in report.findings:
+        stderr.write(f"{path}: {finding}\n")
+        if finding.rule:
+            stderr.write(f"  rule: {finding.rule}\n")
+        for citation in finding.citations:
+            stderr.write(
+                f"  source: {citation.publication} [text {citation.text}, {citation.section}]: "
+                f"{citation.says}\n"
+            )
+    if not report.ok:
+        count = len(report.findings) + report.omitted
+        shown = f" ({report.omitted} not shown)" if report.omitted else ""
+        stderr.write(f"{path}: invalid: {count} problem(s){shown}\n")
+        return ExitStatus.INVALID
+    variant = report.match.rules.variant if report.match is not None else "its variant"
+    stdout.write(
+        f"{path}: valid: {report.hands} hand(s), {report.actions} action(s) legal under "
+        f"{variant}; results agree with the rules\n"
+    )
+    for number, outcome in enumerate(report.outcomes, start=1):
+        stdout.write(f"  hand {number}: {describe_outcome(outcome)}\n")
+    return ExitStatus.OK
+
+
+#: The handlers of this group's commands.
+COMMANDS: dict[str, Handler] = {"play": _play, "replay": _replay}

@@ -1,0 +1,80 @@
+"""``matador sheet``: a printable rule sheet of a variant, in PDF, HTML or Markdown.
+
+The renderers (Jinja2, WeasyPrint) are imported only when the command runs, so
+``matador --help`` and every other command stay light.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TextIO
+
+from .. import safeio
+from ..exits import ExitStatus
+from ..rules import Catalog, parse_option_assignments
+from ..sheets import FORMATS as SHEET_FORMATS
+from ..sheets import LANGUAGES as SHEET_LANGUAGES
+from .arguments import AddCommand, Handler
+
+
+def add_parsers(command: AddCommand) -> None:
+    """Add ``sheet`` to ``matador``'s commands."""
+    sheet = command("sheet", "make a printable rule sheet of a variant (PDF, HTML or Markdown)")
+    sheet.add_argument("variant", metavar="ID", help="variant id (see: matador list)")
+    sheet.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="choose an option of the variant (repeatable)",
+    )
+    sheet.add_argument(
+        "--lang", choices=SHEET_LANGUAGES, default="en", help="language (default: en)"
+    )
+    sheet.add_argument(
+        "--format", choices=SHEET_FORMATS, default="pdf", help="output format (default: pdf)"
+    )
+    sheet.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write the sheet to FILE (default for pdf: ID-LANG.pdf here; "
+        "html and markdown go to standard output)",
+    )
+
+
+def _sheet(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    from ..sheets.model import build_sheet
+    from ..sheets.render import PdfUnavailableError, render_html, render_markdown, render_pdf
+
+    to_stdout = args.format != "pdf" and args.output is None
+    path = Path(args.output or f"{args.variant}-{args.lang}.pdf")
+    if not to_stdout:
+        # Before any work: a path that cannot be written is said at once, and an
+        # existing file is only ever replaced whole, by write_atomically.
+        safeio.check_output_path(path)
+    rules = Catalog.shipped().resolve(args.variant, parse_option_assignments(args.option))
+    render_text = render_html if args.format == "html" else render_markdown
+    if to_stdout:
+        stdout.write(render_text(build_sheet(rules, args.lang)))
+        return ExitStatus.OK
+    sheet = build_sheet(rules, args.lang)
+    content: str | bytes
+    if args.format == "pdf":
+        try:
+            content, pages = render_pdf(sheet)
+        except PdfUnavailableError as error:
+            stderr.write(f"matador sheet: {error}\n")
+            return ExitStatus.INVALID
+        done = f"matador sheet: wrote {path} ({pages} page{'s' if pages != 1 else ''})\n"
+    else:
+        content = render_text(sheet)
+        done = f"matador sheet: wrote {path}\n"
+    safeio.write_atomically(path, content)
+    stdout.write(done)
+    return ExitStatus.OK
+
+
+#: The handlers of this group's commands.
+COMMANDS: dict[str, Handler] = {"sheet": _sheet}

@@ -1,0 +1,88 @@
+"""``matador validate``, ``list`` and ``show``: check variant files and look at the variants."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import TextIO
+
+from ..exits import ExitStatus
+from ..rules import Catalog, parse_option_assignments
+from ..rules.present import rules_data, rules_text
+from .arguments import AddCommand, Handler, max_bytes_argument, option_argument
+from .output import json_text
+
+
+def add_parsers(command: AddCommand) -> None:
+    """Add ``validate``, ``list`` and ``show`` to ``matador``'s commands."""
+    validate = command("validate", "check variant files (default: every shipped variant)")
+    validate.add_argument("paths", nargs="*", metavar="PATH", help="variant files to check")
+    max_bytes_argument(validate)
+
+    command("list", "list the variants with their sources")
+
+    show = command("show", "print a variant's resolved rules with their citations")
+    show.add_argument("variant", metavar="ID", help="variant id (see: matador list)")
+    option_argument(show)
+    show.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+
+def _validate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    paths = [Path(path) for path in args.paths]
+    for path in paths:
+        if os.path.isdir(path):  # not Path.is_dir(): it raises on a name too long
+            stderr.write(f"matador validate: {path} is a directory; give variant files\n")
+            return ExitStatus.USAGE
+    catalog = Catalog.load(paths, with_shipped=not paths)
+    if paths and catalog.files:
+        # A given file loaded, and may extend or stand in for a shipped variant;
+        # when none did, reading the shipped ones would tell nothing more.
+        catalog = Catalog.load(paths)
+    checked = sorted(catalog.given_ids) if paths else catalog.ids()
+    load_problems = [
+        problem
+        for problem in catalog.load_problems
+        if not paths or problem.file in {str(path) for path in paths}
+    ]
+    problems = load_problems + [
+        problem
+        for problem in Catalog(catalog.files).problems(checked)
+        if problem not in load_problems
+    ]
+    for problem in problems:
+        stderr.write(f"{problem}\n")
+    files = len(paths) if paths else len(checked) + len({p.file for p in catalog.load_problems})
+    if problems:
+        stderr.write(f"{len(problems)} problem(s) in {files} file(s) checked\n")
+        return ExitStatus.INVALID
+    stdout.write(f"{files} variant file(s) valid: {', '.join(checked)}\n")
+    return ExitStatus.OK
+
+
+def _list(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    catalog = Catalog.shipped()
+    from ..rules import registry
+
+    publications = registry().publications
+    width = max(len(variant_id) for variant_id in catalog.ids())
+    for variant_id in catalog.ids():
+        data = catalog.files[variant_id].data
+        publication = publications.get(data["publication"], data["publication"])
+        stdout.write(f"{variant_id:<{width}}  {publication}\n")
+        stdout.write(f"{'':<{width}}  {' '.join(data['summary'].split())}\n")
+    return ExitStatus.OK
+
+
+def _show(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    options = parse_option_assignments(args.option)
+    rules = Catalog.shipped().resolve(args.variant, options)
+    if args.json:
+        stdout.write(json_text(rules_data(rules), ensure_ascii=False))
+    else:
+        stdout.write(rules_text(rules))
+    return ExitStatus.OK
+
+
+#: The handlers of this group's commands.
+COMMANDS: dict[str, Handler] = {"validate": _validate, "list": _list, "show": _show}

@@ -1,0 +1,89 @@
+"""`matador score`: what every variant awards for the same finished hand."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..engine.scoring import Outcome, Termination, score
+from ..rules import Catalog, Rules
+from ..rules.vocabulary import Partnership
+from .naming import label
+
+
+@dataclass(frozen=True)
+class Award:
+    """What one variant awards for a finished hand."""
+
+    rules: Rules | None
+    variant: str
+    outcome: Outcome | None
+    note: str
+
+
+def score_everywhere(
+    catalog: Catalog,
+    pips: Sequence[int],
+    termination: Termination,
+    went_out: int | None = None,
+    teams: bool = False,
+    variants: Sequence[str] = (),
+) -> list[Award]:
+    """The award of every variant (or of ``variants``) for the same hand."""
+    awards = []
+    for variant in variants or catalog.ids():
+        rules = _rules_for(catalog, variant, len(pips), teams)
+        if rules is None:
+            why = "has no partnership game" if teams else f"is not played by {len(pips)}"
+            awards.append(Award(None, variant, None, f"{variant} {why}"))
+            continue
+        outcome = score(rules, tuple(pips), termination, went_out)
+        awards.append(Award(rules, label(rules), outcome, _score_note(rules)))
+    return awards
+
+
+def _rules_for(catalog: Catalog, variant: str, players: int, teams: bool) -> Rules | None:
+    base = catalog.resolve(variant)
+    candidates = [base] + [
+        catalog.resolve(variant, {option.name: value.name})
+        for option in base.options
+        for value in option.values
+        if value.name != option.default
+    ]
+    for rules in candidates:
+        wanted = Partnership.TWO_VS_TWO if teams else Partnership.NONE
+        if players in rules.players and rules.partnership is wanted:
+            return rules
+    return None
+
+
+def _score_note(rules: Rules) -> str:
+    provenance = rules.provenance.get("points")
+    where = ""
+    if provenance and provenance.cite:
+        c = provenance.cite[0]
+        where = f" ({c.publication}, text {c.text}, {c.section})"
+    elif provenance and provenance.gap:
+        where = f" (the source is silent: reading of gap {provenance.gap})"
+    extra = ""
+    if rules.applicable("difference_among_several") and rules.difference_among_several:
+        extra = f", {rules.difference_among_several.value}"
+    return f"{rules.points.value}{extra}{where}"
+
+
+def score_text(awards: Sequence[Award], pips: Sequence[int], teams: bool) -> str:
+    """``matador score`` output."""
+    width = max(len(a.variant) for a in awards)
+    lines = []
+    for award in awards:
+        if award.outcome is None:
+            lines.append(f"{award.variant:<{width}}  —  {award.note}")
+            continue
+        outcome = award.outcome
+        who = "side" if teams else "seat"
+        if outcome.winner is None:
+            result = "tie for lowest: nobody scores"
+        else:
+            result = f"{who} {outcome.winner} scores {outcome.points[outcome.winner]}"
+        lines.append(f"{award.variant:<{width}}  {result:<28} by {award.note}")
+    return "\n".join(lines) + "\n"

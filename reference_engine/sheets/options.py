@@ -1,0 +1,171 @@
+"""The options table, the "agree before you play" box and the sources.
+
+Each option with the value in force and what the other values would change,
+the gaps in the source behind a value in force, and the publications cited.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from ..rules import Catalog, Citation, Gap, MatadorMode, Rules, RulesError, registry
+from ..rules.parameters import NAMES
+from ..rules.vocabulary import DrawWhen
+from .catalogue import Translator
+from .parts import GapItem, OptionRow, SourceItem
+from .sentences import mode_summary, rule_sentences
+
+
+def _changed_rules(option_values: Iterable[tuple[str, ...]]) -> list[str]:
+    changed: list[str] = []
+    for changes in option_values:
+        for name in changes:
+            if name not in changed:
+                changed.append(name)
+    return changed
+
+
+def _summary(
+    rules: Rules,
+    names: Iterable[str],
+    tr: Translator,
+    modes: Sequence[MatadorMode] | None = None,
+) -> str:
+    """The short sentences of the applicable rules among ``names``.
+
+    ``modes``, when given, are the matador modes to state instead of all of them.
+    """
+    sentences = []
+    for name in names:
+        if not _relevant(rules, name):
+            continue
+        if name == "matador_modes" and modes is not None:
+            sentences += [mode_summary(rules, mode, tr) for mode in modes]
+        else:
+            sentences += rule_sentences(rules, name, tr, short=True)
+    return " ".join(sentences)
+
+
+def _relevant(rules: Rules, name: str) -> bool:
+    """Whether rule ``name`` matters to play (the reserve does not when nobody draws)."""
+    if name == "reserve" and rules.draw_when is DrawWhen.NEVER:
+        return False
+    return rules.applicable(name)
+
+
+def _distinct(
+    modes: Sequence[MatadorMode], others: Sequence[Sequence[MatadorMode]]
+) -> list[MatadorMode]:
+    """The modes of ``modes`` that some of ``others`` lacks (all of them if none)."""
+    distinct = [mode for mode in modes if any(mode not in other for other in others)]
+    return distinct or list(modes)
+
+
+def _options(rules: Rules, tr: Translator, catalog: Catalog) -> tuple[OptionRow, ...]:
+    """Each option with the value in force and the others, each with what it changes.
+
+    Where an option changes the matador modes, only the modes that differ
+    between its values are stated.
+    """
+    rows = []
+    for option in rules.options:
+        in_force = rules.chosen[option.name]
+        changed = _changed_rules(value.changes for value in option.values)
+        alternatives: list[tuple[str, Rules | None]] = []
+        for value in option.values:
+            if value.name == in_force:
+                continue
+            try:
+                other = catalog.resolve(rules.variant, {**rules.chosen, option.name: value.name})
+            except RulesError:
+                other = None
+            alternatives.append((value.name, other))
+        resolved = [other.matador_modes for _, other in alternatives if other is not None]
+        others = tuple(
+            (
+                name,
+                ""
+                if other is None
+                else _summary(
+                    other, changed, tr, _distinct(other.matador_modes, [rules.matador_modes])
+                ),
+            )
+            for name, other in alternatives
+        )
+        rows.append(
+            OptionRow(
+                name=option.name,
+                value=in_force,
+                marker=tr.t("options.default" if in_force == option.default else "options.chosen"),
+                text=_summary(rules, changed, tr, _distinct(rules.matador_modes, resolved)),
+                others=others,
+            )
+        )
+    return tuple(rows)
+
+
+def shown_gaps(rules: Rules) -> list[Gap]:
+    """The gaps behind a rule value in force: some applicable rule's entry names the gap."""
+    shown = []
+    for gap in rules.gaps:
+        for name in gap.rules:
+            provenance = rules.provenance.get(name)
+            if provenance is not None and provenance.gap == gap.id and rules.applicable(name):
+                shown.append(gap)
+                break
+    return shown
+
+
+def _gaps(rules: Rules, tr: Translator) -> tuple[GapItem, ...]:
+    items = []
+    for gap in shown_gaps(rules):
+        names = [name for name in gap.rules if _relevant(rules, name)] or list(gap.rules)
+        items.append(
+            GapItem(
+                label=" · ".join(tr.t(f"label.{name}") for name in names),
+                kind=tr.t(f"agree.kind.{gap.kind}"),
+                about=" ".join(gap.about.split()) if tr.lang == "en" else None,
+                plays=_summary(rules, names, tr),
+                options=tuple(
+                    f"--option {alt.option}" for alt in gap.alternatives if alt.option is not None
+                ),
+            )
+        )
+    return tuple(items)
+
+
+def _citations(rules: Rules) -> list[Citation]:
+    cited: list[Citation] = []
+    for name in NAMES:
+        provenance = rules.provenance.get(name)
+        if provenance is not None and rules.applicable(name):
+            cited.extend(provenance.cite)
+    for gap in shown_gaps(rules):
+        cited.extend(gap.cite)
+    return cited
+
+
+def _sources(rules: Rules, tr: Translator) -> tuple[SourceItem, ...]:
+    grouped: dict[str, dict[str, list[str]]] = {}
+    for citation in _citations(rules):
+        sections = grouped.setdefault(citation.publication, {}).setdefault(citation.text, [])
+        if citation.section not in sections:
+            sections.append(citation.section)
+    titles = registry().publications
+    return tuple(
+        SourceItem(
+            title=titles.get(publication, publication),
+            passages=tuple(
+                tr.t(
+                    "sources.passage",
+                    text=tr.t("sources.text", id=text),
+                    sections="; ".join(sections),
+                )
+                for text, sections in texts.items()
+            ),
+        )
+        for publication, texts in grouped.items()
+    )
+
+
+__all__ = ["shown_gaps"]

@@ -1,0 +1,151 @@
+"""The rule sentences: a rule as the sheet states it, from the translation catalogue.
+
+Every sentence is a catalogue entry keyed by the rule and its value
+(``rule.<name>.<value>``, see :func:`value_key`), filled with the variant's
+numbers; which rules take a sentence by value comes from the rule registry
+(:mod:`reference_engine.rules.parameters`).
+"""
+
+from __future__ import annotations
+
+from ..rules import MatadorMode, Rules
+from ..rules.parameters import PARAMETERS, Sentence, parameter
+from ..rules.vocabulary import MatchRule, OpenValues, Partnership
+from .catalogue import Translator
+from .figures import _deal_rows
+
+#: Rules whose sentence is ``rule.<name>.<value>`` for an enum or boolean value.
+VALUE_RULES: tuple[str, ...] = tuple(p.name for p in PARAMETERS if p.sentence is Sentence.BY_VALUE)
+
+
+def value_key(rule: str, value: object) -> str:
+    """The catalogue key of the sentence for ``rule`` having ``value``."""
+    return parameter(rule).value_key(value)
+
+
+def _set_name(tr: Translator, max_pip: int) -> str:
+    key = f"set.{max_pip}"
+    return tr.t(key) if key in tr.entries else tr.t("set.other", n=max_pip)
+
+
+def _per_players_text(tr: Translator, key: str, rules: Rules, name: str) -> str:
+    value = getattr(rules, name)
+    return tr.t("list.separator").join(
+        tr.tn(key, value.for_players(players), players=players) for players in rules.players
+    )
+
+
+def _reserves(rules: Rules) -> list[int]:
+    return [rules.reserve.for_players(players) for players in rules.players]
+
+
+def _no_draw_notes(rules: Rules, tr: Translator) -> list[str]:
+    """For each player count whose deal leaves nothing to draw, a sentence saying so."""
+    notes = []
+    for row in _deal_rows(rules):
+        if row.boneyard == 0:
+            notes.append(tr.tn("deal.no_boneyard", row.players))
+        elif row.boneyard <= row.reserve:
+            notes.append(tr.tn("deal.reserve_only", row.players))
+    return notes
+
+
+def rule_sentences(rules: Rules, name: str, tr: Translator, *, short: bool = False) -> list[str]:
+    """The sentences that state rule ``name`` as ``rules`` have it.
+
+    ``short`` gives the compact form used in the options table and the
+    "agree before you play" box (per-player numbers inline, one line per
+    matador mode).
+    """
+    if name in VALUE_RULES:
+        return [tr.t(value_key(name, getattr(rules, name)))]
+    if name == "max_pip":
+        return [
+            tr.tn(
+                "rule.max_pip.set",
+                rules.tile_count,
+                set=_set_name(tr, rules.max_pip),
+                n=rules.max_pip,
+            )
+        ]
+    if name == "players":
+        return [tr.t("rule.players", players=tr.join(str(n) for n in rules.players))]
+    if name == "hand_size":
+        if short:
+            return [_per_players_text(tr, "rule.hand_size.by_players", rules, name)]
+        return [tr.t("rule.hand_size.dealt")]
+    if name == "reserve":
+        reserves = _reserves(rules)
+        if not any(reserves):
+            return [tr.t("rule.reserve.none")] + (_no_draw_notes(rules, tr) if short else [])
+        if len(set(reserves)) == 1:
+            kept = [tr.tn("rule.reserve.kept", reserves[0])]
+        elif short:
+            kept = [_per_players_text(tr, "rule.reserve.by_players", rules, name)]
+        else:
+            kept = [tr.t("rule.reserve.kept_table")]
+        return kept + (_no_draw_notes(rules, tr) if short else [])
+    if name == "doubles":
+        d = min(3, rules.max_pip)
+        return [tr.t(value_key(name, rules.doubles), d=d, need=rules.line_sum - d)]
+    if name == "hand_pips":
+        d = min(4, rules.max_pip)
+        return [tr.t(value_key(name, rules.hand_pips), d=d, pips=2 * d)]
+    if name == "target":
+        suffix = "_sides" if rules.partnership is Partnership.TWO_VS_TWO else ""
+        return [tr.tn(f"rule.target.{rules.target.unit}{suffix}", rules.target.value)]
+    if name == "matador_modes":
+        return [mode_summary(rules, mode, tr) for mode in rules.matador_modes]
+    raise KeyError(name)
+
+
+def mode_title(mode: MatadorMode, tr: Translator) -> str:
+    """The heading of a matador mode (by how it lies and whether it must fit)."""
+    return tr.t(f"mode.title.{mode.shape}.{mode.fit}")
+
+
+def mode_lines(rules: Rules, mode: MatadorMode, tr: Translator) -> list[tuple[str, str]]:
+    """A matador mode as labelled lines: which, where, how, what stays open, what follows."""
+    lines = [
+        (tr.t("mode.label.tiles"), tr.t(f"mode.tiles.{mode.tiles}")),
+        (tr.t("mode.label.ends"), tr.t(f"mode.ends.{mode.ends}")),
+        (tr.t("mode.label.how"), tr.t(f"mode.how.{mode.shape}.{mode.fit}", sum=rules.line_sum)),
+    ]
+    dead = mode.leaves.match is MatchRule.NONE
+    if mode.leaves.match in (MatchRule.SUM, MatchRule.IDENTICAL):  # the values matter only then
+        lines.append((tr.t("mode.label.open"), tr.t(_open_key(mode))))
+    following = tr.t(f"mode.next.{mode.leaves.match}", sum=rules.line_sum)
+    lines.append((tr.t("mode.label.next"), following))
+    if not dead:
+        lines.append((tr.t("mode.label.after"), tr.t(f"mode.after.{mode.leaves.matadors}")))
+    return lines
+
+
+def _open_key(mode: MatadorMode) -> str:
+    if mode.open is OpenValues.OUTER_HALF:
+        return f"mode.open.outer_half_{mode.fit}"
+    return f"mode.open.{mode.open}"
+
+
+def mode_summary(rules: Rules, mode: MatadorMode, tr: Translator) -> str:
+    """A matador mode in one sentence (for the options and the agree box)."""
+    matters = mode.leaves.match in (MatchRule.SUM, MatchRule.IDENTICAL)
+    key = "mode.summary" if matters else "mode.summary_short"
+    return tr.t(
+        key,
+        title=mode_title(mode, tr),
+        tiles=tr.t(f"mode.tiles.{mode.tiles}"),
+        ends=tr.t(f"mode.ends.{mode.ends}"),
+        open=tr.t(_open_key(mode)),
+        next=tr.t(f"mode.next.{mode.leaves.match}", sum=rules.line_sum),
+    )
+
+
+__all__ = [
+    "VALUE_RULES",
+    "mode_lines",
+    "mode_summary",
+    "mode_title",
+    "rule_sentences",
+    "value_key",
+]

@@ -1,0 +1,76 @@
+"""The package's layout keeps its promises: small modules with one stated job, a light core.
+
+docs/architecture.md maps the subpackages; these tests keep the map true as
+the code grows.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+PACKAGE = REPO / "reference_engine"
+MODULES = sorted(PACKAGE.rglob("*.py"))
+
+#: No module is longer than this (docs/architecture.md, "Layout").
+MOST_LINES = 450
+
+#: The subpackages and the top-level modules, each one job.
+SUBPACKAGES = {"cli", "conformance", "disputes", "engine", "rules", "sheets"}
+TOP_LEVEL = {"__init__.py", "errors.py", "exits.py", "notation.py", "safeio.py", "strictjson.py"}
+
+
+def _name(path: Path) -> str:
+    return str(path.relative_to(PACKAGE))
+
+
+@pytest.mark.parametrize("path", MODULES, ids=_name)
+def test_every_module_says_its_job(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstring = ast.get_docstring(tree)
+    assert docstring, f"{_name(path)} has no docstring saying its job"
+
+
+@pytest.mark.parametrize("path", MODULES, ids=_name)
+def test_no_module_is_long(path: Path) -> None:
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    assert lines <= MOST_LINES, f"{_name(path)} has {lines} lines; split it by job"
+
+
+def test_the_package_is_laid_out_as_the_map_says() -> None:
+    subpackages = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()}
+    assert subpackages == SUBPACKAGES
+    assert {p.name for p in PACKAGE.glob("*.py")} == TOP_LEVEL
+    architecture = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    for name in SUBPACKAGES:
+        assert f"`{name}/`" in architecture, name
+
+
+def test_the_engine_never_imports_the_tools_built_on_it() -> None:
+    """The engine depends on the rules only; the judge, the sheets and the CLI sit above it."""
+    above = ("cli", "conformance", "disputes", "sheets")
+    for path in sorted((PACKAGE / "engine").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 2:
+                assert node.module.split(".")[0] not in above, (_name(path), node.module)
+
+
+def test_importing_the_engine_or_asking_for_help_loads_no_heavy_stack() -> None:
+    code = (
+        "import io, sys\n"
+        "import reference_engine.engine.hand, reference_engine.engine.match\n"
+        "import reference_engine.conformance.runner, reference_engine.rules\n"
+        "from reference_engine.cli import run\n"
+        "run(['--help'], io.StringIO(), io.StringIO())\n"
+        "heavy = {'jsonschema', 'jinja2', 'weasyprint', 'matplotlib'}\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO
+    )
+    assert result.stdout.strip() == "[]", result.stdout + result.stderr

@@ -74,3 +74,24 @@ def test_importing_the_engine_or_asking_for_help_loads_no_heavy_stack() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO
     )
     assert result.stdout.strip() == "[]", result.stdout + result.stderr
+
+
+#: What the hand may read from the rules object itself (compiled.py's docstring
+#: draws this boundary): everything else comes through the compiled tables.
+HAND_READS = frozenset({"players", "variant", "max_pip", "provenance"})
+
+
+@pytest.mark.parametrize("module", ["hand.py", "refusals.py"])
+def test_the_hand_reads_rules_only_through_the_compiled_tables(module: str) -> None:
+    tree = ast.parse((PACKAGE / "engine" / module).read_text(encoding="utf-8"))
+    read = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute):
+            continue
+        receiver = node.value
+        is_rules = (isinstance(receiver, ast.Name) and receiver.id == "rules") or (
+            isinstance(receiver, ast.Attribute) and receiver.attr == "rules"
+        )
+        if is_rules:
+            read.add(node.attr)
+    assert read <= HAND_READS, sorted(read - HAND_READS)

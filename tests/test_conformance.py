@@ -170,7 +170,10 @@ def test_json_report_has_header_lines_and_footer(
     assert lines[0]["type"] == "header"
     assert lines[0]["suite_version"] and lines[0]["protocol"] == "matador-engine/1"
     assert lines[0]["engine"]["name"] == "matador reference engine"
-    assert {line["type"] for line in lines[1:-1]} == {"case"}
+    kinds = [line["type"] for line in lines[1:-1]]
+    assert set(kinds) == {"case", "rule"}
+    assert kinds == sorted(kinds), "every case line comes before the rule lines"
+    assert all(line["failed"] == 0 and line["held"] > 0 for line in lines if line["type"] == "rule")
     assert lines[-1] == {
         "type": "footer",
         "pass": len(runs),
@@ -194,7 +197,12 @@ def test_junit_report_is_xml_with_one_testcase_per_run(
     WRITERS["junit"](runs, info, out)
     root = ElementTree.fromstring(out.getvalue())
     assert root.tag == "testsuites"
-    assert len(root.findall(".//testcase")) == len(runs)
+    assert root.get("tests") == str(len(runs)) and root.get("timestamp")
+    suites = root.findall("testsuite")
+    assert sum(len(s.findall("testcase")) for s in suites if s.get("name") != "rules") == len(runs)
+    rules = [s for s in suites if s.get("name") == "rules"]
+    assert len(rules) == 1 and rules[0].findall("testcase")
+    assert not rules[0].findall(".//failure")
 
 
 def test_markdown_report_is_a_table(

@@ -67,6 +67,11 @@ def add_parsers(command: AddCommand) -> None:
     conform.add_argument(
         "--coverage", action="store_true", help="print the rule-by-case coverage matrix"
     )
+    conform.add_argument(
+        "--fail-fast",
+        action="store_true",
+        help="stop each case at its first deviation (default: report every one)",
+    )
     max_bytes_argument(conform)
 
     command("engine", "run the reference engine as a protocol process on stdin/stdout")

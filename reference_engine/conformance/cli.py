@@ -137,6 +137,8 @@ def _conform(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         timeout=args.timeout,
         start_timeout=args.start_timeout,
         known_variants=catalog.ids(),
+        catalog=catalog,
+        fail_fast=args.fail_fast,
     )
     return _run(args, runner, runs, cases, catalog, stdout, stderr)
 

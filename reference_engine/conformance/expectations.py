@@ -1,25 +1,36 @@
-"""Playing a case's script against an engine and checking its expectations as it goes.
+"""Playing a case's script against an engine and checking every expectation on the way.
 
-Actions are compared in canonical notation (:func:`canonical`). The first
-expectation that does not hold raises :class:`Mismatch`, which the runner turns
-into a ``fail`` verdict; :class:`Skip`, into a ``skip``: the engine refused the
-match as unsupported, though it declares the variant.
+Actions are compared in canonical notation (:func:`canonical`). An expectation
+that does not hold is recorded as a :class:`~.verdicts.Deviation`, with the
+rules behind it (:mod:`.attribution`, read from the reference engine following
+the same scripted line), and the case goes on as long as the engine can
+follow the line: it stops when the engine refuses a scripted action the case
+says is legal, or accepts one the case says must be refused (its position is
+then not the case's any more). ``fail_fast`` stops at the first deviation.
+:class:`Skip` means the engine refused the match as unsupported, though it
+declares the variant.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..engine.actions import Action
-from ..errors import NotationError
+from ..engine.deal import Deal
+from ..engine.hand import Hand
+from ..engine.match import Match
+from ..errors import DealError, IllegalActionError, NotationError
+from ..rules.model import Rules
+from . import attribution
+from .attribution import Position
 from .cases import Case, ScriptedHand, Step, Target
 from .engine import Engine, EngineRefusal
-from .verdicts import CaseRun
+from .verdicts import CaseRun, Check, Deviation
 
 
 class Mismatch(Exception):
-    """An expectation that did not hold: what was expected, and what the engine gave."""
+    """An answer that cannot be compared at all (an action outside the notation)."""
 
     def __init__(self, message: str, expected: Any = None, actual: Any = None) -> None:
         super().__init__(message)
@@ -48,12 +59,112 @@ class Skip(Exception):
     """The engine refused the match as unsupported, though it declares the variant."""
 
 
-def play_case(engine: Engine, case: Case, target: Target, run: CaseRun) -> None:
-    """Play ``case`` under ``target`` on ``engine``, checking each expectation on the way.
+class _Stop(Exception):
+    """The case cannot go on: the engine left the scripted line, or fail-fast."""
 
-    ``run`` follows the hand, step and history reached, for the report. Raises
-    :class:`Mismatch` at the first expectation that does not hold, :class:`Skip`
-    when the engine refuses the match as unsupported.
+
+class _Reference:
+    """The reference engine following the case's scripted line, to say which rules are at stake."""
+
+    def __init__(self, rules: Rules, players: int) -> None:
+        self.rules = rules
+        self.match: Match | None = Match(rules, players)
+        self.hand: Hand | None = None
+
+    def new_hand(self, deal: Any) -> None:
+        if self.match is None:
+            return
+        try:
+            if self.hand is not None and self.hand.is_over:
+                self.match.close_hand()
+            self.hand = self.match.new_hand(Deal.from_data(dict(deal), self.rules))
+        except (DealError, ValueError):
+            self.match = self.hand = None
+
+    def apply(self, text: str, seat: int | None) -> None:
+        if self.hand is None:
+            return
+        try:
+            self.hand.apply(Action.parse(text), seat)
+        except (IllegalActionError, NotationError):
+            self.hand = None  # the case's line is not the reference's: no more attributions
+
+    @property
+    def position(self) -> Position:
+        return Position(self.rules, self.hand)
+
+    def describe(self) -> str:
+        """The position in the notation: the ends, the hand of the seat to act, the boneyard."""
+        hand = self.hand
+        if hand is None:
+            return ""
+        if hand.is_over:
+            return "the hand is over"
+        ends = " ".join(
+            f"{side}:{end.notation}" for side, end in zip("LR", hand.ends, strict=False)
+        )
+        held = " ".join(str(tile) for tile in hand.hand_of(hand.current))
+        parts = [f"ends {ends}" if ends else "no tile down yet"]
+        parts.append(f"seat {hand.current} to act holds {held}")
+        parts.append(f"boneyard {hand.boneyard_count}")
+        return "; ".join(parts)
+
+
+class _Checks:
+    """Records every expectation of one case run: held or not, with its rules."""
+
+    def __init__(self, run: CaseRun, case: Case, reference: _Reference, fail_fast: bool) -> None:
+        self.run = run
+        self.reference = reference
+        self.fail_fast = fail_fast
+        self.declared = tuple(dict.fromkeys(token.partition("=")[0] for token in case.exercises))
+
+    def check(
+        self,
+        held: bool,
+        check: Check,
+        rules: tuple[str, ...] | Callable[[], tuple[str, ...]],
+        message: str,
+        expected: Any = None,
+        actual: Any = None,
+    ) -> None:
+        named = (rules if isinstance(rules, tuple) else rules()) or self.declared
+        tally = self.run.held if held else self.run.failed
+        tally.update(named)
+        if held:
+            return
+        self.run.deviations.append(
+            Deviation(
+                check=check,
+                message=message,
+                expected=expected,
+                actual=actual,
+                rules=named,
+                hand=self.run.hand,
+                step=self.run.step,
+                history=tuple(self.run.history),
+                position=self.reference.describe(),
+            )
+        )
+        if self.fail_fast:
+            raise _Stop
+
+
+def play_case(
+    engine: Engine,
+    case: Case,
+    target: Target,
+    run: CaseRun,
+    rules: Rules,
+    *,
+    fail_fast: bool = False,
+) -> None:
+    """Play ``case`` under ``target`` (resolved as ``rules``) on ``engine``, checking everything.
+
+    Every expectation that does not hold is added to ``run.deviations``; ``run``
+    also follows the hand, step and history reached. Raises :class:`Skip` when
+    the engine refuses the match as unsupported, and lets an
+    :class:`~.engine.EngineRefusal` of a later request through.
     """
     try:
         engine.new_match(target.variant, target.options, case.players)
@@ -64,63 +175,163 @@ def play_case(engine: Engine, case: Case, target: Target, run: CaseRun) -> None:
                 f"{target.label()}: {refusal.message or 'no reason given'}"
             ) from None
         raise
-    for hand_index, hand in enumerate(case.hands):
-        run.hand, run.step = hand_index, None
-        engine.new_hand(hand.deal)
-        _play_hand(engine, hand, run)
-    if case.match is not None:
-        run.step = None
-        state = engine.match_state()
-        for key, expected in case.match.items():
-            if state.get(key) != expected:
-                raise Mismatch(f"match {key} differs", expected, state.get(key))
+    reference = _Reference(rules, case.players)
+    checks = _Checks(run, case, reference, fail_fast)
+    try:
+        for hand_index, hand in enumerate(case.hands):
+            run.hand, run.step = hand_index, None
+            engine.new_hand(hand.deal)
+            reference.new_hand(hand.deal)
+            _play_hand(engine, hand, run, reference, checks)
+        if case.match is not None:
+            run.step = None
+            state = engine.match_state()
+            for key, expected in case.match.items():
+                named = attribution.match_rules(rules, key)
+                checks.check(
+                    state.get(key) == expected,
+                    Check.MATCH,
+                    named,
+                    f"match {key} differs",
+                    expected,
+                    state.get(key),
+                )
+    except _Stop:
+        return
 
 
-def _play_hand(engine: Engine, hand: ScriptedHand, run: CaseRun) -> None:
+def _play_hand(
+    engine: Engine, hand: ScriptedHand, run: CaseRun, reference: _Reference, checks: _Checks
+) -> None:
     run.history = []
     for step_index, step in enumerate(hand.steps):
         run.step = step_index
-        _check_step(engine, step, run)
+        _check_step(engine, step, run, reference, checks)
     run.step = None
     if hand.result is not None:
         result = engine.result()
+        rules = reference.rules
         if result is None:
-            raise Mismatch("the hand should be over", dict(hand.result), None)
+            checks.check(
+                False,
+                Check.RESULT,
+                lambda: attribution.result_rules(rules, "termination"),
+                "the hand should be over",
+                dict(hand.result),
+                None,
+            )
+            return
         for key, expected in hand.result.items():
-            if result.get(key) != expected:
-                raise Mismatch(f"result {key} differs", expected, result.get(key))
+            named = attribution.result_rules(rules, key)
+            checks.check(
+                result.get(key) == expected,
+                Check.RESULT,
+                named,
+                f"result {key} differs",
+                expected,
+                result.get(key),
+            )
 
 
-def _check_step(engine: Engine, step: Step, run: CaseRun) -> None:
+def _check_step(
+    engine: Engine, step: Step, run: CaseRun, reference: _Reference, checks: _Checks
+) -> None:
+    position = reference.position
     if step.to_act is not None:
         seat = engine.to_act()
-        if seat != step.to_act:
-            raise Mismatch("a different seat is to act", step.to_act, seat)
+        checks.check(
+            seat == step.to_act,
+            Check.TO_ACT,
+            lambda: attribution.to_act_rules(position),
+            "a different seat is to act",
+            step.to_act,
+            seat,
+        )
     if step.legal is not None or step.includes or step.excludes:
-        actual = canonical_set(engine.legal(), "the engine")
-        if step.legal is not None:
-            expected = canonical_set(step.legal, "the case")
-            if actual != expected:
-                raise Mismatch("legal actions differ", sorted(expected), sorted(actual))
-        missing = canonical_set(step.includes, "the case") - actual
-        if missing:
-            raise Mismatch("actions that must be legal are not", sorted(missing), sorted(actual))
-        present = canonical_set(step.excludes, "the case") & actual
-        if present:
-            raise Mismatch("actions that must not be legal are", [], sorted(present))
+        _check_legal(engine, step, position, checks)
+    # the rules behind the ends are those of the act that made them, read before it
+    ends_rules = attribution.ends_rules(position, step.act) if step.ends is not None else ()
     if step.act is not None:
-        reason = engine.apply(step.act, step.as_seat)
-        if step.error is None and reason is not None:
-            raise Mismatch(f"{step.act} was refused", "accepted", reason)
-        if step.error is not None and reason != step.error:
-            raise Mismatch(
-                f"{step.act} should be refused with {step.error}",
-                step.error,
-                reason or "accepted",
-            )
-        if reason is None:
-            run.history.append(step.act)
+        _check_act(engine, step, run, reference, checks)
     if step.ends is not None:
         actual_ends = [" ".join(end.split()) for end in engine.ends()]
-        if actual_ends != list(step.ends):
-            raise Mismatch("open ends differ", list(step.ends), actual_ends)
+        checks.check(
+            actual_ends == list(step.ends),
+            Check.ENDS,
+            ends_rules,
+            "open ends differ",
+            list(step.ends),
+            actual_ends,
+        )
+
+
+def _check_legal(engine: Engine, step: Step, position: Position, checks: _Checks) -> None:
+    try:
+        actual = canonical_set(engine.legal(), "the engine")
+    except Mismatch as mismatch:
+        checks.check(False, Check.LEGAL, lambda: (), mismatch.message)
+        raise _Stop from None
+    if step.legal is not None:
+        expected = canonical_set(step.legal, "the case")
+        disputed = expected ^ actual
+        checks.check(
+            not disputed,
+            Check.LEGAL,
+            lambda: attribution.legal_rules(position, disputed or expected),
+            "legal actions differ",
+            sorted(expected),
+            sorted(actual),
+        )
+    if step.includes:
+        missing = canonical_set(step.includes, "the case") - actual
+        checks.check(
+            not missing,
+            Check.INCLUDES,
+            lambda: attribution.legal_rules(position, missing or step.includes),
+            "actions that must be legal are not",
+            sorted(missing),
+            sorted(actual),
+        )
+    if step.excludes:
+        present = canonical_set(step.excludes, "the case") & actual
+        checks.check(
+            not present,
+            Check.EXCLUDES,
+            lambda: attribution.legal_rules(position, present or step.excludes),
+            "actions that must not be legal are",
+            [],
+            sorted(present),
+        )
+
+
+def _check_act(
+    engine: Engine, step: Step, run: CaseRun, reference: _Reference, checks: _Checks
+) -> None:
+    assert step.act is not None
+    act = step.act
+    position = reference.position
+    reason = engine.apply(act, step.as_seat)
+    if step.error is None:
+        checks.check(
+            reason is None,
+            Check.ACCEPTED,
+            lambda: attribution.action_rules(position, act),
+            f"{act} was refused",
+            "accepted",
+            reason,
+        )
+        if reason is not None:
+            raise _Stop  # the engine cannot follow the scripted line
+        run.history.append(act)
+        reference.apply(act, step.as_seat)
+        return
+    checks.check(
+        reason == step.error,
+        Check.REFUSED,
+        lambda: attribution.refusal_rules(position, act),
+        f"{act} should be refused with {step.error}",
+        step.error,
+        reason or "accepted",
+    )
+    if reason is None:
+        raise _Stop  # the engine played what must be refused: its position is not the case's

@@ -15,11 +15,20 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Any, TextIO
 from xml.etree import ElementTree
 
 from .cases import SUITE_VERSION
 from .engine import PROTOCOL_VERSION, EngineInfo
+from .rulereport import (
+    RuleVerdict,
+    deviation_data,
+    deviation_lines,
+    rule_data,
+    rule_lines,
+    rule_verdicts,
+)
 from .runner import CaseRun, Verdict
 
 VERDICTS = (
@@ -76,35 +85,25 @@ def totals(runs: Sequence[CaseRun]) -> Counter[Verdict]:
     return Counter(run.verdict for run in runs)
 
 
-def _diff(expected: Any, actual: Any) -> list[str]:
-    if isinstance(expected, list) and isinstance(actual, list):
-        missing = [item for item in expected if item not in actual]
-        extra = [item for item in actual if item not in expected]
-        lines = []
-        if missing:
-            lines.append("    expected but missing: " + " ".join(map(str, missing)))
-        if extra:
-            lines.append("    present but unexpected: " + " ".join(map(str, extra)))
-        if not lines:
-            lines.append(f"    expected {expected!r}, got {actual!r}")
-        return lines
-    return [f"    expected: {expected!r}", f"    actual:   {actual!r}"]
-
-
 def failure_text(run: CaseRun) -> str:
-    """What went wrong in a failed or errored run, where, and how we got there."""
+    """What went wrong in a failed or errored run: every deviation, its rules, how we got there."""
     where = f"{run.file}:{run.line}" if run.line else run.file
     lines = [f"{run.verdict.value.upper()} {run.case} [{run.target.label()}] ({where})"]
-    place = []
-    if run.hand is not None:
-        place.append(f"hand {run.hand + 1}")
-    if run.step is not None:
-        place.append(f"step {run.step + 1}")
-    lines.append("  " + (", ".join(place) + ": " if place else "") + run.message)
-    if run.verdict is Verdict.FAIL and (run.expected is not None or run.actual is not None):
-        lines.extend(_diff(run.expected, run.actual))
-    if run.history:
-        lines.append("  history: " + " ".join(run.history))
+    if run.verdict is Verdict.FAIL and run.deviations:
+        count = len(run.deviations)
+        if count > 1:
+            lines.append(f"  {count} expectations did not hold:")
+        for deviation in run.deviations:
+            lines.extend("  " + line for line in deviation_lines(deviation))
+    else:
+        place = []
+        if run.hand is not None:
+            place.append(f"hand {run.hand + 1}")
+        if run.step is not None:
+            place.append(f"step {run.step + 1}")
+        lines.append("  " + (", ".join(place) + ": " if place else "") + run.message)
+        if run.history:
+            lines.append("  after: " + " ".join(run.history))
     if run.stderr:
         lines.append("  engine stderr (last lines):")
         lines.extend("    " + line for line in run.stderr.splitlines())
@@ -150,6 +149,10 @@ def write_table(
     for run in runs:
         if run.verdict in (Verdict.FAIL, Verdict.ERROR, Verdict.BROKEN):
             stream.write(failure_text(run) + "\n\n")
+    verdicts = rule_verdicts(runs)
+    broken_rules = rule_lines(verdicts)
+    if broken_rules:
+        stream.write("\n".join(broken_rules) + "\n\n")
     notes = summary_text(summary, runs)
     if notes:
         stream.write(notes + "\n")
@@ -165,6 +168,7 @@ def write_table(
     table.add_row("all", *(str(total[v]) for v in VERDICTS), style="bold")
     console.print(table)
     stream.write(summary_line(runs) + "\n")
+    stream.write(rules_line(verdicts) + "\n")
 
 
 def summary_line(runs: Sequence[CaseRun]) -> str:
@@ -181,12 +185,20 @@ def summary_line(runs: Sequence[CaseRun]) -> str:
     return text
 
 
+def rules_line(verdicts: Sequence[RuleVerdict]) -> str:
+    """The one-line count of rules: how many held everywhere, how many an engine broke."""
+    broken = sum(1 for verdict in verdicts if verdict.failed)
+    text = f"rules: {len(verdicts) - broken} held everywhere, {broken} broken"
+    return text + (" (each named above, with its smallest example)" if broken else "")
+
+
 class JsonLinesReport:
     """The JSON-lines report, written as the run goes: header, one line per case, footer."""
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
         self.counts: Counter[Verdict] = Counter()
+        self.runs: list[CaseRun] = []
 
     def _line(self, data: Any) -> None:
         self.stream.write(_dumps(data) + "\n")
@@ -208,6 +220,7 @@ class JsonLinesReport:
     def case(self, run: CaseRun) -> None:
         """One finished case run."""
         self.counts[run.verdict] += 1
+        self.runs.append(run)
         self._line(
             {
                 "type": "case",
@@ -223,13 +236,16 @@ class JsonLinesReport:
                 "history": run.history,
                 "failure": None if run.failure is None else run.failure.value,
                 "stderr": run.stderr,
+                "deviations": [deviation_data(deviation) for deviation in run.deviations],
                 "seconds": round(run.seconds, 4),
             }
         )
 
     def footer(self, summary: RunSummary | None = None) -> None:
-        """The last line: the verdict counts and whether the run was complete."""
+        """The per-rule verdicts (one ``rule`` line each), then the counts and completeness."""
         summary = summary or RunSummary()
+        for verdict in rule_verdicts(self.runs):
+            self._line(rule_data(verdict))
         self._line(
             {
                 "type": "footer",
@@ -262,12 +278,26 @@ def write_junit(
     stream: TextIO,
     summary: RunSummary | None = None,
 ) -> None:
-    """JUnit XML, one test case per case run, grouped by variant.
+    """JUnit XML: one test case per case run, grouped by variant, then one per rule.
 
     A broken case and a case not run (the engine unavailable) are errors with
-    their own ``type``: neither is a pass.
+    their own ``type``: neither is a pass. The ``rules`` suite has a test case
+    per rule and value tested, failed with its smallest example when any
+    expectation on it failed. Totals and the time of the report are on every
+    suite and on the root.
     """
-    suites = ElementTree.Element("testsuites", name="matador-conformance")
+    stamp = datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+    total = totals(runs)
+    suites = ElementTree.Element(
+        "testsuites",
+        name="matador-conformance",
+        tests=str(len(runs)),
+        failures=str(total[Verdict.FAIL]),
+        errors=str(total[Verdict.ERROR] + total[Verdict.BROKEN] + total[Verdict.NOT_RUN]),
+        skipped=str(total[Verdict.SKIP]),
+        time=f"{sum(run.seconds for run in runs):.4f}",
+        timestamp=stamp,
+    )
     for variant in tally(runs):
         chosen = [run for run in runs if run.variant == variant]
         counts = totals(chosen)
@@ -279,6 +309,8 @@ def write_junit(
             failures=str(counts[Verdict.FAIL]),
             errors=str(counts[Verdict.ERROR] + counts[Verdict.BROKEN] + counts[Verdict.NOT_RUN]),
             skipped=str(counts[Verdict.SKIP]),
+            time=f"{sum(run.seconds for run in chosen):.4f}",
+            timestamp=stamp,
         )
         for run in chosen:
             case = ElementTree.SubElement(
@@ -298,6 +330,25 @@ def write_junit(
                 ).text = _xml(failure_text(run))
             elif run.verdict is Verdict.SKIP:
                 ElementTree.SubElement(case, "skipped", message=_xml(run.message))
+    verdicts = rule_verdicts(runs)
+    rules_suite = ElementTree.SubElement(
+        suites,
+        "testsuite",
+        name="rules",
+        tests=str(len(verdicts)),
+        failures=str(sum(1 for verdict in verdicts if verdict.failed)),
+        errors="0",
+        skipped="0",
+        timestamp=stamp,
+    )
+    for verdict in verdicts:
+        case = ElementTree.SubElement(
+            rules_suite, "testcase", classname="rules", name=f"{verdict.name} ({verdict.section})"
+        )
+        if verdict.failed:
+            message = f"{verdict.failed} expectation(s) failed, {verdict.held} held"
+            text = "\n".join(rule_lines([verdict]))
+            ElementTree.SubElement(case, "failure", message=_xml(message)).text = _xml(text)
     stream.write(ElementTree.tostring(suites, encoding="unicode") + "\n")
 
 
@@ -319,6 +370,28 @@ def write_markdown(
         stream.write(f"| {variant} | " + " | ".join(str(counts[v]) for v in VERDICTS) + " |\n")
     total = totals(runs)
     stream.write("| **all** | " + " | ".join(f"**{total[v]}**" for v in VERDICTS) + " |\n")
+    verdicts = rule_verdicts(runs)
+    if not verdicts:
+        return
+    stream.write("\n## Rules\n\n| rule | section | held | failed |\n|---|---|---:|---:|\n")
+    for verdict in verdicts:
+        failed = f"**{verdict.failed}**" if verdict.failed else "0"
+        name = _cell(verdict.name)
+        stream.write(f"| {name} | {verdict.section} | {verdict.held} | {failed} |\n")
+    for verdict in verdicts:
+        if not verdict.failed or verdict.example is None:
+            continue
+        run, deviation = verdict.example
+        stream.write(f"\n### {_cell(verdict.name)} ({verdict.section})\n\n")
+        if verdict.source:
+            stream.write(f"Source: {_cell(verdict.source)}\n\n")
+        stream.write(f"Smallest example: `{run.case}` [{run.target.label()}]\n\n```text\n")
+        stream.write("\n".join(deviation_lines(deviation)) + "\n```\n")
+
+
+def _cell(text: str) -> str:
+    """Text safe in a Markdown table cell."""
+    return text.replace("|", "\\|").replace("\n", " ")
 
 
 WRITERS = {

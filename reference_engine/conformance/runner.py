@@ -23,6 +23,7 @@ import contextlib
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator
 
+from ..rules import Catalog
 from .cases import Case, Target
 from .differential import Divergence, differential
 from .engine import (
@@ -39,7 +40,7 @@ from .process import ProcessEngine
 from .replies import printable
 from .selection import select
 from .signals import kill_engines
-from .verdicts import CaseRun, EngineUnavailable, Verdict
+from .verdicts import CaseRun, Check, Deviation, EngineUnavailable, Verdict
 
 __all__ = [
     "MAX_CONSECUTIVE_FAILURES",
@@ -74,8 +75,14 @@ class Runner:
         start_timeout: float | None = None,
         known_variants: Collection[str] | None = None,
         max_failures: int = MAX_CONSECUTIVE_FAILURES,
+        catalog: Catalog | None = None,
+        fail_fast: bool = False,
     ) -> None:
         self.factory = factory
+        #: Resolves each case's variant for the reference side (the rules behind a check).
+        self.catalog = catalog if catalog is not None else Catalog.shipped()
+        #: Whether a case stops at its first deviation (else every one is reported).
+        self.fail_fast = fail_fast
         self.timeout = timeout
         self.start_timeout = start_timeout if start_timeout is not None else timeout
         self.known_variants = known_variants
@@ -227,13 +234,11 @@ class Runner:
             run.verdict, run.message = Verdict.SKIP, unsupported
             return run
         try:
-            play_case(engine, case, target, run)
+            rules = self.catalog.resolve(target.variant, target.options)
+            play_case(engine, case, target, run, rules, fail_fast=self.fail_fast)
         except Mismatch as mismatch:
-            run.verdict = Verdict.FAIL
-            run.message, run.expected, run.actual = (
-                mismatch.message,
-                mismatch.expected,
-                mismatch.actual,
+            run.deviations.append(
+                Deviation(Check.LEGAL, mismatch.message, mismatch.expected, mismatch.actual, ())
             )
         except Skip as skip:
             run.verdict, run.message = Verdict.SKIP, str(skip)
@@ -243,8 +248,23 @@ class Runner:
             self.count_failure(failure)
             self.restart()
         except EngineRefusal as refusal:
+            run.deviations.append(
+                Deviation(
+                    Check.REQUEST,
+                    f"the engine refused a valid request: {refusal}",
+                    None,
+                    None,
+                    (),
+                    hand=run.hand,
+                    step=run.step,
+                    history=tuple(run.history),
+                )
+            )
+        if run.deviations and run.verdict is Verdict.PASS:
+            first = run.deviations[0]
             run.verdict = Verdict.FAIL
-            run.message = f"the engine refused a valid request: {refusal}"
+            run.message, run.expected, run.actual = first.message, first.expected, first.actual
+            run.hand, run.step, run.history = first.hand, first.step, list(first.history)
         if run.verdict is not Verdict.ERROR:
             self.failures_in_a_row = 0
         run.seconds = time.perf_counter() - started

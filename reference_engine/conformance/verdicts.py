@@ -3,8 +3,8 @@
 Each case runs once per variant it applies to, with one of these verdicts:
 
 - ``pass``: every expectation held;
-- ``fail``: an expectation did not hold (the first is reported, with the
-  action history that led there);
+- ``fail``: an expectation did not hold (every one that did not is reported,
+  each a :class:`Deviation` with the rule behind it and the line that led there);
 - ``error``: the engine broke the protocol or raised; it is stopped and a
   fresh one is started for the next case;
 - ``skip``: the engine does not declare the variant or option values;
@@ -17,6 +17,7 @@ Each case runs once per variant it applies to, with one of these verdicts:
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +35,39 @@ class Verdict(TextEnum):
     SKIP = "skip"
     BROKEN = "broken"
     NOT_RUN = "not_run"
+
+
+class Check(TextEnum):
+    """What kind of expectation a step, a hand or a match makes."""
+
+    TO_ACT = "to_act"
+    LEGAL = "legal"
+    INCLUDES = "includes"
+    EXCLUDES = "excludes"
+    ACCEPTED = "accepted"
+    REFUSED = "refused"
+    ENDS = "ends"
+    RESULT = "result"
+    MATCH = "match"
+    REQUEST = "request"
+
+
+@dataclass(frozen=True)
+class Deviation:
+    """One expectation an engine did not meet, where it was, and the rules behind it."""
+
+    check: Check
+    message: str
+    expected: Any
+    actual: Any
+    #: The rule parameters (or fixed rules) the expectation tests.
+    rules: tuple[str, ...]
+    hand: int | None = None
+    step: int | None = None
+    #: The scripted actions accepted in the hand before the step.
+    history: tuple[str, ...] = ()
+    #: The position at the step, in the notation (ends, the hand to act, the boneyard).
+    position: str = ""
 
 
 @dataclass
@@ -56,6 +90,11 @@ class CaseRun:
     failure: FailureKind | None = None
     #: The last lines of the engine's standard error, when it misbehaved.
     stderr: str = ""
+    #: Every expectation that did not hold, in the order they were checked.
+    deviations: list[Deviation] = field(default_factory=list)
+    #: For each rule, how many of the case's expectations testing it held and failed.
+    held: Counter[str] = field(default_factory=Counter)
+    failed: Counter[str] = field(default_factory=Counter)
 
     @property
     def variant(self) -> str:

@@ -57,6 +57,41 @@ class Sentence(Enum):
     COMPOSED = "composed"
 
 
+class Decides(Enum):
+    """What a rule decides, as the conformance report asks it: which rules lie behind a check."""
+
+    #: Who opens a hand and with which tile.
+    OPENING = "opening"
+    #: Drawing for a double when nobody can open.
+    OPENING_DRAW = "opening_draw"
+    #: The opener's own turn right after the opening tile.
+    FORCED_TURN = "forced_turn"
+    #: Whether a player may draw.
+    DRAW = "draw"
+    #: Whether a player who has drawn may draw again.
+    SECOND_DRAW = "second_draw"
+    #: What a player who has made the turn's single draw may do.
+    AFTER_DRAW = "after_draw"
+    #: Whether a player may pass.
+    PASS = "pass"
+    #: Where a matador goes, and the end it leaves.
+    MATADOR = "matador"
+    #: How a double lies.
+    DOUBLE = "double"
+    #: How a hand ends (domino or block).
+    HAND_END = "hand_end"
+    #: Who wins a hand.
+    WINNER = "winner"
+    #: The pips counted in each hand.
+    PIPS = "pips"
+    #: The points the winner of a hand scores.
+    POINTS = "points"
+    #: The hands each player or side has won in a match.
+    HANDS_WON = "hands_won"
+    #: Who wins the match.
+    MATCH_WINNER = "match_winner"
+
+
 def _always(_: Rules) -> bool:
     return True
 
@@ -82,6 +117,8 @@ class Parameter:
     #: Whether an option value may change it.
     optionable: bool = True
     sentence: Sentence = Sentence.BY_VALUE
+    #: What the rule decides (the conformance report names it behind those checks).
+    decides: frozenset[Decides] = frozenset()
     #: The engine place that gives the rule its meaning, as ``module:attribute``
     #: (an attribute of a :class:`~reference_engine.engine.compiled.Compiled`
     #: table is written ``Compiled.name``); ``None`` for a rule that changes no

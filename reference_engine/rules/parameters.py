@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from .kinds import Group, Parameter, Sentence, ValueKind
+from .kinds import Decides, Group, Parameter, Sentence, ValueKind
 from .vocabulary import (
     AfterSingleDraw,
     DesignatedOpener,
@@ -92,6 +92,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         name="reserve",
+        decides=frozenset({Decides.DRAW}),
         kind=ValueKind.PER_PLAYERS,
         spec="5.3",
         group=Group.EQUIPMENT,
@@ -104,6 +105,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         name="partnership",
+        decides=frozenset({Decides.WINNER, Decides.POINTS}),
         kind=ValueKind.CHOICE,
         choices=Partnership,
         spec="5.4",
@@ -126,6 +128,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     # ------------------------------------------------------------ opening (SPEC 6)
     Parameter(
         name="opener",
+        decides=frozenset({Decides.OPENING}),
         kind=ValueKind.CHOICE,
         choices=Opener,
         spec="6.3",
@@ -135,6 +138,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         name="designated_opener",
+        decides=frozenset({Decides.OPENING, Decides.MATCH_WINNER}),
         kind=ValueKind.CHOICE,
         choices=DesignatedOpener,
         spec="6.2",
@@ -152,6 +156,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         name="opening_tile",
+        decides=frozenset({Decides.OPENING}),
         kind=ValueKind.CHOICE,
         choices=OpeningTile,
         spec="6.3",
@@ -163,6 +168,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         name="double_blank_opens",
+        decides=frozenset({Decides.OPENING}),
         kind=ValueKind.FLAG,
         spec="6.1",
         group=Group.OPENING,
@@ -171,6 +177,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         name="opener_lacks_double",
+        decides=frozenset({Decides.OPENING}),
         kind=ValueKind.CHOICE,
         choices=OpenerLacksDouble,
         spec="6.3",
@@ -184,6 +191,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         name="nobody_has_double",
+        decides=frozenset({Decides.OPENING, Decides.OPENING_DRAW}),
         kind=ValueKind.CHOICE,
         choices=NobodyHasDouble,
         spec="6.4",
@@ -196,6 +204,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         name="opener_plays_again",
+        decides=frozenset({Decides.FORCED_TURN}),
         kind=ValueKind.FLAG,
         spec="6.5",
         group=Group.OPENING,
@@ -205,6 +214,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     # ------------------------------------------------------------ placement (SPEC 7)
     Parameter(
         name="doubles",
+        decides=frozenset({Decides.DOUBLE}),
         kind=ValueKind.CHOICE,
         choices=DoublesPlacement,
         spec="7.2",
@@ -215,6 +225,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         name="matador_modes",
+        decides=frozenset({Decides.MATADOR}),
         kind=ValueKind.MATADOR_MODES,
         spec="7.3",
         group=Group.PLACEMENT,
@@ -228,6 +239,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     # ------------------------------------------------------------ drawing and passing (SPEC 8)
     Parameter(
         name="draw_when",
+        decides=frozenset({Decides.DRAW}),
         kind=ValueKind.CHOICE,
         choices=DrawWhen,
         spec="8.1",
@@ -237,6 +249,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         name="draws_per_turn",
+        decides=frozenset({Decides.SECOND_DRAW, Decides.AFTER_DRAW}),
         kind=ValueKind.CHOICE,
         choices=DrawsPerTurn,
         spec="8.1",
@@ -248,6 +261,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         name="after_single_draw",
+        decides=frozenset({Decides.AFTER_DRAW}),
         kind=ValueKind.CHOICE,
         choices=AfterSingleDraw,
         spec="8.1",
@@ -261,6 +275,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         name="pass_when",
+        decides=frozenset({Decides.PASS, Decides.HAND_END}),
         kind=ValueKind.CHOICE,
         choices=PassWhen,
         spec="8.1",
@@ -271,6 +286,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     # ------------------------------------------------------------ scoring (SPEC 10)
     Parameter(
         name="hand_pips",
+        decides=frozenset({Decides.PIPS, Decides.WINNER}),
         kind=ValueKind.CHOICE,
         choices=HandPips,
         spec="10.1",
@@ -281,6 +297,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         name="points",
+        decides=frozenset({Decides.POINTS}),
         kind=ValueKind.CHOICE,
         choices=Points,
         spec="10.2",
@@ -290,6 +307,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         name="difference_among_several",
+        decides=frozenset({Decides.POINTS}),
         kind=ValueKind.CHOICE,
         choices=DifferenceAmongSeveral,
         spec="10.2",
@@ -301,6 +319,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         name="tie",
+        decides=frozenset({Decides.WINNER, Decides.POINTS, Decides.HANDS_WON}),
         kind=ValueKind.CHOICE,
         choices=Tie,
         spec="10.3",
@@ -311,6 +330,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     # ------------------------------------------------------------ the match (SPEC 10.5)
     Parameter(
         name="target",
+        decides=frozenset({Decides.HANDS_WON, Decides.MATCH_WINNER}),
         kind=ValueKind.TARGET,
         spec="10.5",
         group=Group.MATCH,
@@ -370,6 +390,12 @@ def grouped() -> Iterator[tuple[Group, tuple[Parameter, ...]]]:
             yield group, members
 
 
+def deciding(*what: Decides) -> tuple[str, ...]:
+    """The rules that decide any of ``what``, in the order of the specification."""
+    wanted = set(what)
+    return tuple(p.name for p in PARAMETERS if p.decides & wanted)
+
+
 def unknown_rule_hint() -> str:
     """The fix-it text for a name that is no rule: every rule there is."""
     return "rules: " + ", ".join(NAMES)
@@ -389,11 +415,13 @@ __all__ = [
     "NAMES",
     "PARAMETERS",
     "VOCABULARIES",
+    "Decides",
     "Group",
     "Parameter",
     "Sentence",
     "ValueKind",
     "as_text_value",
+    "deciding",
     "grouped",
     "parameter",
     "unknown_rule_hint",

@@ -1,0 +1,194 @@
+"""The rule behind an expectation: which rule parameters, or fixed rules, a check tests.
+
+A case says what an engine must do; this module says *why*, so that a report
+can name the rule an engine breaks, its section of spec/SPEC.md and the
+source it comes from. The answer is read from the reference engine at the
+position the check is made (:class:`~reference_engine.engine.hand.Hand`,
+following the case's scripted line): an action the reference refuses is
+refused by the rule its refusal names; an action it allows is allowed by the
+rules of that kind of action (an opening tile by the opening rules, a matador
+by the matador modes, a draw by ``draw_when`` and the reserve, a pass by
+``pass_when``). What no rule parameter decides, because every variant agrees
+on it, is one of the :class:`FixedRule` sections.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ..engine.actions import Action, AnyAction, Draw, Pass, Play
+from ..engine.hand import Hand, Phase
+from ..errors import IllegalActionError, NotationError
+from ..rules.model import Rules
+from ..rules.parameters import BY_NAME, Decides, deciding
+from ..rules.vocabulary import TextEnum
+
+
+class FixedRule(TextEnum):
+    """A rule every variant shares, named by its section of spec/SPEC.md."""
+
+    DEAL = "deal"
+    SUM_RULE = "sum_rule"
+    TURN_ORDER = "turn_order"
+    END_OF_HAND = "end_of_hand"
+    PROTOCOL = "protocol"
+
+
+#: The section of spec/SPEC.md (or spec/protocol.md) defining each fixed rule,
+#: and what it is called in a report.
+FIXED: dict[FixedRule, tuple[str, str]] = {
+    FixedRule.DEAL: ("SPEC 5.6", "the deal"),
+    FixedRule.SUM_RULE: ("SPEC 7.1", "ordinary tiles and the sum rule"),
+    FixedRule.TURN_ORDER: ("SPEC 8.2", "turn order"),
+    FixedRule.END_OF_HAND: ("SPEC 9", "the end of a hand"),
+    FixedRule.PROTOCOL: ("protocol.md", "the order of refusal reasons"),
+}
+
+#: The rules that choose who opens and with what (SPEC 6).
+OPENING_RULES = deciding(Decides.OPENING)
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where a check is made: the reference hand (or None once it cannot follow) and its rules."""
+
+    rules: Rules
+    hand: Hand | None
+
+
+def _applicable(rules: Rules, names: Iterable[str]) -> tuple[str, ...]:
+    return tuple(name for name in names if rules.applicable(name))
+
+
+def _sorted(names: Iterable[str]) -> tuple[str, ...]:
+    """Rule names, parameters in registry order first, then fixed rules."""
+    order = {name: index for index, name in enumerate(BY_NAME)}
+    fixed = {rule.value: len(order) + index for index, rule in enumerate(FixedRule)}
+    return tuple(sorted(set(names), key=lambda name: order.get(name, fixed.get(name, 999))))
+
+
+def _parse(text: str) -> AnyAction | None:
+    try:
+        return Action.parse(text)
+    except NotationError:
+        return None
+
+
+def action_rules(position: Position, text: str) -> tuple[str, ...]:
+    """The rules that make ``text`` legal or illegal at ``position``."""
+    hand, rules = position.hand, position.rules
+    action = _parse(text)
+    if hand is None or action is None:
+        return ()
+    if hand.phase is Phase.OVER:
+        return (FixedRule.END_OF_HAND.value,)
+    if not hand.is_legal(action):
+        try:
+            hand.verify(action)
+        except IllegalActionError as error:
+            if error.rule:
+                return (error.rule,)
+        return _kind_rules(hand, rules, action)
+    return _kind_rules(hand, rules, action)
+
+
+def _kind_rules(hand: Hand, rules: Rules, action: AnyAction) -> tuple[str, ...]:
+    if hand.phase is Phase.OPENING:
+        if isinstance(action, Draw):
+            return _applicable(rules, deciding(Decides.OPENING_DRAW))
+        return _applicable(rules, OPENING_RULES)
+    what: set[Decides] = set()
+    if hand.opener == hand.current and len(hand.history) == 1:
+        what.add(Decides.FORCED_TURN)
+    drew = hand.drawn_this_turn is not None
+    if isinstance(action, Draw):
+        what |= {Decides.DRAW, Decides.SECOND_DRAW} if drew else {Decides.DRAW}
+        return _applicable(rules, deciding(*what))
+    if drew:
+        what.add(Decides.AFTER_DRAW)
+    if isinstance(action, Pass):
+        what.add(Decides.PASS)
+        return _applicable(rules, deciding(*what))
+    assert isinstance(action, Play)
+    if rules.is_matador(*action.tile):
+        return _applicable(rules, deciding(*what, Decides.MATADOR))
+    on_matador_end = action.end is not None and action.end < len(hand.ends)
+    if on_matador_end and not hand.ends[action.end or 0].is_plain:
+        what.add(Decides.MATADOR)  # the end a matador left decides
+    if action.tile.is_double:
+        what.add(Decides.DOUBLE)
+    return (*_applicable(rules, deciding(*what)), FixedRule.SUM_RULE.value)
+
+
+def legal_rules(position: Position, texts: Iterable[str]) -> tuple[str, ...]:
+    """The rules behind a set of actions (those a legal-set check found in dispute)."""
+    found: list[str] = []
+    for text in texts:
+        found.extend(action_rules(position, text))
+    return _sorted(found)
+
+
+def to_act_rules(position: Position) -> tuple[str, ...]:
+    """The rules that decide who is to act at ``position``."""
+    hand, rules = position.hand, position.rules
+    if hand is None:
+        return ()
+    if hand.phase is Phase.OVER:
+        return (FixedRule.END_OF_HAND.value,)
+    if hand.phase is Phase.OPENING:
+        return _applicable(rules, OPENING_RULES)
+    if hand.opener == hand.current and len(hand.history) == 1:
+        return _applicable(rules, deciding(Decides.FORCED_TURN))
+    if hand.drawn_this_turn is not None:
+        return _applicable(rules, deciding(Decides.SECOND_DRAW, Decides.AFTER_DRAW))
+    return (FixedRule.TURN_ORDER.value,)
+
+
+def refusal_rules(position: Position, text: str) -> tuple[str, ...]:
+    """The rules behind the refusal (or acceptance) of ``text``, and the order of reasons."""
+    return _sorted((*action_rules(position, text), FixedRule.PROTOCOL.value))
+
+
+def ends_rules(position: Position, last: str | None) -> tuple[str, ...]:
+    """The rules that decide the open ends after ``last`` was played (before it, at position)."""
+    if last is None:
+        return _applicable(position.rules, OPENING_RULES)
+    return legal_rules(position, [last])
+
+
+#: What each key of a hand's result, or of a match's state, is decided by.
+RESULT_DECIDED: dict[str, tuple[Decides, ...]] = {
+    "termination": (Decides.HAND_END,),
+    "winner": (Decides.WINNER,),
+    "pips": (Decides.PIPS,),
+    "points": (Decides.POINTS,),
+}
+MATCH_DECIDED: dict[str, tuple[Decides, ...]] = {
+    "scores": (Decides.POINTS,),
+    "hands_won": (Decides.HANDS_WON,),
+    "winner": (Decides.MATCH_WINNER,),
+}
+
+
+def result_rules(rules: Rules, key: str) -> tuple[str, ...]:
+    """The rules behind ``key`` of a hand's result (and how a hand ends)."""
+    decided = _applicable(rules, deciding(*RESULT_DECIDED.get(key, ())))
+    return (*decided, FixedRule.END_OF_HAND.value)
+
+
+def match_rules(rules: Rules, key: str) -> tuple[str, ...]:
+    """The rules behind ``key`` of the match's state."""
+    return _applicable(rules, deciding(*MATCH_DECIDED.get(key, (Decides.MATCH_WINNER,))))
+
+
+def section(rule: str) -> str:
+    """Where ``rule`` is defined: ``SPEC 8.1`` for a parameter, its section for a fixed rule."""
+    if rule in BY_NAME:
+        return f"SPEC {BY_NAME[rule].spec}"
+    return FIXED[FixedRule(rule)][0]
+
+
+def is_rule(name: str) -> bool:
+    """Whether ``name`` names a rule parameter or a fixed rule."""
+    return name in BY_NAME or name in {rule.value for rule in FixedRule}

@@ -1,0 +1,260 @@
+"""The verdict per rule: which rules an engine plays as the variants say, and which it breaks.
+
+Every expectation of every case run is tied to the rules it tests
+(:mod:`.attribution`); :func:`rule_verdicts` adds them up per rule and value in
+force (``draw_when = no_play``), and keeps for each rule that fails the
+smallest example: the deviation reached by the shortest line, with its case,
+step, position, what was expected and what the engine gave, the SPEC section
+and the source's citation. :func:`deviation_lines` writes one deviation the way
+every report shows it: actions in the notation, seats by number, points per
+seat in seat order, and "nothing" for an absent value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..rules import Catalog, Rules
+from ..rules.model import PerPlayers, Target
+from ..rules.parameters import BY_NAME, ValueKind, as_text_value
+from ..rules.sources import registry
+from .attribution import FIXED, FixedRule, section
+from .verdicts import CaseRun, Check, Deviation, Verdict
+
+#: The checks whose values are lists in seat order (not sets of actions).
+_BY_SEAT = frozenset({"pips", "points", "scores", "hands_won"})
+
+
+@dataclass(frozen=True)
+class RuleVerdict:
+    """How an engine did on one rule with one value, over every case run that tests it."""
+
+    rule: str
+    value: str
+    section: str
+    held: int
+    failed: int
+    #: The smallest failing example: the case run and its deviation.
+    example: tuple[CaseRun, Deviation] | None
+    #: Where the value comes from, for the example's variant (publication, text, section).
+    source: str
+
+    @property
+    def name(self) -> str:
+        """``rule = value``, or the fixed rule's name."""
+        if self.value:
+            return f"{self.rule} = {self.value}"
+        return FIXED_NAMES.get(self.rule, self.rule)
+
+
+#: The readable names of the fixed rules.
+FIXED_NAMES = {rule.value: FIXED[rule][1] for rule in FixedRule}
+
+
+def value_label(rules: Rules, rule: str) -> str:
+    """The value of ``rule`` under ``rules``, short (empty for a fixed rule)."""
+    parameter = BY_NAME.get(rule)
+    if parameter is None:
+        return ""
+    value = getattr(rules, rule)
+    if value is None:
+        return "nothing"
+    if parameter.kind is ValueKind.MATADOR_MODES:
+        return ", ".join(f"{mode.shape.value}/{mode.leaves.match.value}" for mode in value)
+    if isinstance(value, PerPlayers):
+        return ", ".join(f"{key} {number}" for key, number in value.as_dict().items())
+    if isinstance(value, Target):
+        return f"{value.value} {value.unit.value}"
+    if isinstance(value, tuple):
+        return ", ".join(map(str, value))
+    return as_text_value(value)
+
+
+def _source(rules: Rules, rule: str) -> str:
+    provenance = rules.provenance.get(rule)
+    if provenance is None:
+        return ""
+    titles = registry().publications
+    cited = [
+        f"{titles.get(c.publication, c.publication)} (text {c.text}, {c.section})"
+        for c in provenance.cite
+    ]
+    if provenance.option:
+        cited.insert(0, "option " + "=".join(provenance.option))
+    if provenance.gap:
+        cited.append(f"a reading of gap {provenance.gap}")
+    return "; ".join(dict.fromkeys(cited))
+
+
+def _size(run: CaseRun, deviation: Deviation) -> tuple[int, int, str, int]:
+    return (len(deviation.history), deviation.hand or 0, run.case, deviation.step or 0)
+
+
+def rule_verdicts(runs: Iterable[CaseRun], catalog: Catalog | None = None) -> list[RuleVerdict]:
+    """Every rule and value the runs tested, failing ones first, each with its counts."""
+    catalog = catalog if catalog is not None else Catalog.shipped()
+    resolved: dict[str, Rules] = {}
+    held: dict[tuple[str, str], int] = {}
+    failed: dict[tuple[str, str], int] = {}
+    example: dict[tuple[str, str], tuple[CaseRun, Deviation]] = {}
+    source: dict[tuple[str, str], str] = {}
+    for run in runs:
+        if run.verdict not in (Verdict.PASS, Verdict.FAIL):
+            continue
+        label = run.target.label()
+        if label not in resolved:
+            resolved[label] = catalog.resolve(run.target.variant, run.target.options)
+        rules = resolved[label]
+        for tally, counts in ((held, run.held), (failed, run.failed)):
+            for rule, count in counts.items():
+                key = (rule, value_label(rules, rule))
+                tally[key] = tally.get(key, 0) + count
+                source.setdefault(key, _source(rules, rule))
+        for deviation in run.deviations:
+            for rule in deviation.rules:
+                key = (rule, value_label(rules, rule))
+                best = example.get(key)
+                if best is None or _size(run, deviation) < _size(*best):
+                    example[key] = (run, deviation)
+                    source[key] = _source(rules, rule)
+    order = {name: index for index, name in enumerate(BY_NAME)}
+    verdicts = [
+        RuleVerdict(
+            rule=rule,
+            value=value,
+            section=section(rule),
+            held=held.get((rule, value), 0),
+            failed=failed.get((rule, value), 0),
+            example=example.get((rule, value)),
+            source=source.get((rule, value), ""),
+        )
+        for rule, value in set(held) | set(failed)
+    ]
+    verdicts.sort(key=lambda v: (v.failed == 0, order.get(v.rule, len(order)), v.rule, v.value))
+    return verdicts
+
+
+# --------------------------------------------------------------------------- writing values
+
+
+def shown(value: Any, key: str = "") -> str:
+    """A value as a report shows it: notation, seats by number, "nothing" for None."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list) and key in _BY_SEAT:
+        return ", ".join(f"seat {seat} {shown(item)}" for seat, item in enumerate(value))
+    if isinstance(value, list):
+        return " ".join(shown(item) for item in value) if value else "none"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {shown(v, k)}" for k, v in value.items())
+    return str(value)
+
+
+def _key(deviation: Deviation) -> str:
+    """The result or match key a deviation is about (``points``), else empty."""
+    if deviation.check in (Check.RESULT, Check.MATCH):
+        return deviation.message.split()[1] if len(deviation.message.split()) > 1 else ""
+    return ""
+
+
+def difference_lines(deviation: Deviation) -> list[str]:
+    """What was expected and what the engine gave, set-wise for actions, seat-wise for numbers."""
+    expected, actual = deviation.expected, deviation.actual
+    sets = deviation.check in (Check.LEGAL, Check.INCLUDES, Check.EXCLUDES)
+    if sets and isinstance(expected, list) and isinstance(actual, list):
+        lines = []
+        if deviation.check is Check.LEGAL:
+            missing = [item for item in expected if item not in actual]
+            extra = [item for item in actual if item not in expected]
+        elif deviation.check is Check.INCLUDES:
+            missing, extra = list(expected), []
+        else:
+            missing, extra = [], list(actual)
+        if missing:
+            lines.append("expected but missing: " + " ".join(map(str, missing)))
+        if extra:
+            lines.append("present but unexpected: " + " ".join(map(str, extra)))
+        return lines or [f"expected {shown(expected)}, got {shown(actual)}"]
+    key = _key(deviation)
+    return [f"expected: {shown(expected, key)}", f"got:      {shown(actual, key)}"]
+
+
+def deviation_lines(deviation: Deviation) -> list[str]:
+    """One deviation: where, what, the rules behind it, the position and the line that led there."""
+    place = []
+    if deviation.hand is not None:
+        place.append(f"hand {deviation.hand + 1}")
+    if deviation.step is not None:
+        place.append(f"step {deviation.step + 1}")
+    lines = [(", ".join(place) + ": " if place else "") + deviation.message]
+    lines.extend("  " + line for line in difference_lines(deviation))
+    if deviation.rules:
+        named = ", ".join(f"{FIXED_NAMES.get(r, r)} ({section(r)})" for r in deviation.rules)
+        lines.append("  rule: " + named)
+    if deviation.position:
+        lines.append("  position: " + deviation.position)
+    if deviation.history:
+        lines.append("  after: " + " ".join(deviation.history))
+    return lines
+
+
+def rule_lines(verdicts: Sequence[RuleVerdict]) -> list[str]:
+    """The per-rule verdict as text: every failing rule with its smallest example."""
+    lines = []
+    for verdict in verdicts:
+        if not verdict.failed:
+            continue
+        lines.append(
+            f"RULE {verdict.name} ({verdict.section}): {verdict.failed} expectation(s) "
+            f"failed, {verdict.held} held"
+        )
+        if verdict.source:
+            lines.append(f"  source: {verdict.source}")
+        if verdict.example is not None:
+            run, deviation = verdict.example
+            lines.append(f"  smallest example: {run.case} [{run.target.label()}]")
+            lines.extend("    " + line for line in deviation_lines(deviation))
+    return lines
+
+
+def rule_data(verdict: RuleVerdict) -> dict[str, Any]:
+    """One rule's verdict as plain data (the JSON report's ``rule`` lines)."""
+    example = None
+    if verdict.example is not None:
+        run, deviation = verdict.example
+        example = {
+            "case": run.case,
+            "variant": run.variant,
+            "options": dict(run.target.options),
+            **deviation_data(deviation),
+        }
+    return {
+        "type": "rule",
+        "rule": verdict.rule,
+        "value": verdict.value,
+        "section": verdict.section,
+        "held": verdict.held,
+        "failed": verdict.failed,
+        "source": verdict.source,
+        "example": example,
+    }
+
+
+def deviation_data(deviation: Deviation) -> dict[str, Any]:
+    """One deviation as plain data."""
+    return {
+        "check": deviation.check.value,
+        "message": deviation.message,
+        "hand": deviation.hand,
+        "step": deviation.step,
+        "expected": deviation.expected,
+        "actual": deviation.actual,
+        "rules": list(deviation.rules),
+        "sections": [section(rule) for rule in deviation.rules],
+        "position": deviation.position,
+        "history": list(deviation.history),
+    }

@@ -1,0 +1,242 @@
+"""Judging like an expert: every deviation of a case, the rule behind each, a verdict per rule.
+
+The engines here are the reference engine with one behaviour changed on
+purpose; what the report must say about each is written from SPEC.md (which
+rule decides that behaviour, in which section), not read back from the runner.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+from xml.etree import ElementTree
+
+import pytest
+
+from reference_engine.conformance.cases import Case, load_cases
+from reference_engine.conformance.engine import ReferenceEngine
+from reference_engine.conformance.report import WRITERS
+from reference_engine.conformance.rulereport import rule_verdicts, shown
+from reference_engine.conformance.runner import Runner, select
+from reference_engine.conformance.verdicts import CaseRun, Check, Verdict
+
+
+class NeverOffersADraw(ReferenceEngine):
+    """Leaves ``draw`` out of every legal set, but still accepts a scripted draw."""
+
+    def legal(self) -> list[str]:
+        return [action for action in super().legal() if action != "draw"]
+
+
+class RefusesEveryDraw(ReferenceEngine):
+    """Refuses every draw: it cannot follow a line that draws."""
+
+    def apply(self, action: str, player: int | None) -> str | None:
+        if action == "draw":
+            return "draw_not_allowed"
+        return super().apply(action, player)
+
+
+class ScoresNothing(ReferenceEngine):
+    """Plays every hand right, then reports every hand's points as zero."""
+
+    def result(self) -> Any:
+        result = super().result()
+        if result is None:
+            return None
+        return {**result, "points": [0] * len(result["points"])}
+
+
+class AcceptsAnyPass(ReferenceEngine):
+    """Accepts a pass whenever one is asked for, even where the rules refuse it."""
+
+    def apply(self, action: str, player: int | None) -> str | None:
+        reason = super().apply(action, player)
+        if action == "pass" and reason == "pass_not_allowed":
+            hand = self._need_hand()
+            hand.current = (hand.current + 1) % hand.players
+            hand._legal = None
+            return None
+        return reason
+
+
+@cache
+def cases() -> tuple[Case, ...]:
+    loaded, problems = load_cases()
+    assert problems == []
+    return tuple(loaded)
+
+
+def judge(engine: type[ReferenceEngine], *, fail_fast: bool = False) -> list[CaseRun]:
+    runner = Runner(engine, fail_fast=fail_fast)
+    return [runner.run_case(case, target) for case, target in select(cases())]
+
+
+@cache
+def judged(name: str) -> tuple[CaseRun, ...]:
+    engines = {
+        "draw": NeverOffersADraw,
+        "refuses": RefusesEveryDraw,
+        "zero": ScoresNothing,
+        "pass": AcceptsAnyPass,
+    }
+    return tuple(judge(engines[name]))
+
+
+def failed(runs: Sequence[CaseRun]) -> list[CaseRun]:
+    return [run for run in runs if run.verdict is Verdict.FAIL]
+
+
+# --------------------------------------------------------------------------- every deviation
+
+
+def test_a_case_reports_every_deviation_not_only_the_first() -> None:
+    runs = failed(judged("draw"))
+    assert runs
+    several = [run for run in runs if len(run.deviations) > 1]
+    assert several, "an engine that never offers a draw misses it at every drawing step"
+    for run in runs:
+        first = run.deviations[0]
+        assert (run.message, run.hand, run.step) == (first.message, first.hand, first.step)
+
+
+def test_fail_fast_stops_each_case_at_its_first_deviation() -> None:
+    runs = failed(judge(NeverOffersADraw, fail_fast=True))
+    assert runs and all(len(run.deviations) == 1 for run in runs)
+    assert {run.case for run in runs} == {run.case for run in failed(judged("draw"))}
+
+
+def test_a_case_stops_where_the_engine_cannot_follow_its_line() -> None:
+    for run in failed(judged("refuses")):
+        refused = [d for d in run.deviations if d.check is Check.ACCEPTED]
+        assert len(refused) <= 1
+        if refused:
+            assert run.deviations[-1] is refused[0], "nothing is checked after the line is lost"
+
+
+def test_a_case_stops_where_the_engine_accepts_what_it_must_refuse() -> None:
+    runs = failed(judged("pass"))
+    assert runs
+    for run in runs:
+        accepted = [d for d in run.deviations if d.check is Check.REFUSED]
+        if accepted and accepted[-1].actual == "accepted":
+            assert run.deviations[-1] is accepted[-1]
+
+
+def test_scoring_is_judged_even_when_play_is_right() -> None:
+    runs = failed(judged("zero"))
+    assert runs
+    for run in runs:
+        assert {d.check for d in run.deviations} <= {Check.RESULT, Check.MATCH}
+
+
+# --------------------------------------------------------------------------- the rule behind it
+
+
+def test_a_missing_draw_is_blamed_on_the_drawing_rules() -> None:
+    # SPEC 8.1: draw_when says when a player may draw (and the reserve, SPEC 5.3, when not).
+    for run in failed(judged("draw")):
+        for deviation in run.deviations:
+            if deviation.check is Check.LEGAL and deviation.expected:
+                assert "draw" in deviation.expected
+                assert set(deviation.rules) & {"draw_when", "reserve", "nobody_has_double"}
+
+
+def test_wrong_points_are_blamed_on_the_scoring_rules() -> None:
+    # SPEC 10.2: points (and difference_among_several, partnerships) decide what is scored.
+    for run in failed(judged("zero")):
+        for deviation in run.deviations:
+            if deviation.check is Check.RESULT:
+                assert "points" in deviation.rules
+                assert deviation.message.startswith("result points")
+
+
+def test_the_verdict_per_rule_names_the_broken_rules_and_only_them() -> None:
+    verdicts = rule_verdicts(judged("zero"))
+    broken = {verdict.rule for verdict in verdicts if verdict.failed}
+    assert "points" in broken
+    assert not broken & {"draw_when", "pass_when", "matador_modes", "opener", "max_pip"}
+    points = [v for v in verdicts if v.rule == "points" and v.failed]
+    for verdict in points:
+        assert verdict.section == "SPEC 10.2"
+        assert verdict.source, "the value's source is named"
+        assert verdict.example is not None
+        run, deviation = verdict.example
+        others = [
+            d
+            for r in judged("zero")
+            for d in r.deviations
+            if "points" in d.rules and r.target.label() == run.target.label()
+        ]
+        assert all(len(deviation.history) <= len(other.history) for other in others)
+
+
+def test_the_reference_engine_holds_every_rule() -> None:
+    runner = Runner(ReferenceEngine)
+    runs = [runner.run_case(case, target) for case, target in select(cases())]
+    verdicts = rule_verdicts(runs)
+    assert verdicts and all(v.failed == 0 and v.held > 0 for v in verdicts)
+    assert {"draw_when", "matador_modes", "points", "target"} <= {v.rule for v in verdicts}
+
+
+# --------------------------------------------------------------------------- what the reports say
+
+
+def test_values_are_written_in_the_notation() -> None:
+    assert shown(None) == "nothing"
+    assert shown([11, 0], "points") == "seat 0 11, seat 1 0"
+    assert shown(["2-5@L", "draw"]) == "2-5@L draw"
+    assert (
+        shown({"termination": "blocked", "winner": None}) == "termination blocked, winner nothing"
+    )
+
+
+def _report(kind: str, runs: Sequence[CaseRun]) -> str:
+    out = io.StringIO()
+    WRITERS[kind](runs, None, out)
+    return out.getvalue()
+
+
+def test_the_table_names_each_broken_rule_with_its_section_and_source() -> None:
+    text = _report("table", judged("zero"))
+    assert "RULE points = difference (SPEC 10.2)" in text
+    assert "source: " in text and "smallest example: " in text
+    assert "None" not in text
+    assert "rules: " in text.splitlines()[-1]
+
+
+def test_the_json_report_carries_every_deviation_and_a_line_per_rule() -> None:
+    lines = [json.loads(line) for line in _report("json", judged("zero")).splitlines()]
+    cases_ = [line for line in lines if line["type"] == "case" and line["verdict"] == "fail"]
+    assert cases_ and all(line["deviations"] for line in cases_)
+    first = cases_[0]["deviations"][0]
+    assert first["rules"] and first["sections"] and "position" in first
+    rules = [line for line in lines if line["type"] == "rule"]
+    broken = [line for line in rules if line["failed"]]
+    assert broken and all(line["example"]["case"] for line in broken)
+
+
+def test_the_junit_report_has_a_failing_test_per_broken_rule() -> None:
+    root = ElementTree.fromstring(_report("junit", judged("zero")))
+    suite = next(s for s in root.findall("testsuite") if s.get("name") == "rules")
+    cases_ = suite.findall("testcase")
+    failing = [case.get("name") for case in cases_ if case.find("failure") is not None]
+    assert failing and all("SPEC 10.2" in str(name) for name in failing if "points" in str(name))
+    assert root.get("timestamp") and suite.get("timestamp")
+
+
+def test_the_markdown_report_has_a_rules_table_and_examples() -> None:
+    text = _report("markdown", judged("zero"))
+    assert "## Rules" in text and "| rule | section | held | failed |" in text
+    assert "### points = difference (SPEC 10.2)" in text
+
+
+@pytest.mark.parametrize("kind", sorted(WRITERS))
+def test_a_passing_run_reports_no_broken_rule(kind: str) -> None:
+    runner = Runner(ReferenceEngine)
+    runs = [runner.run_case(case, target) for case, target in select(cases(), variants=["pagat"])]
+    text = _report(kind, runs)
+    assert "RULE " not in text and "<failure" not in text

@@ -94,6 +94,12 @@ def test_an_entry_is_complete_for_its_kind(rule: Parameter) -> None:
     assert rule.about.endswith(".")
 
 
+def test_every_rule_that_changes_play_says_what_it_decides() -> None:
+    # The rest shape the deal itself (SPEC 5), or change no play (SPEC 5.5).
+    undecided = {rule.name for rule in PARAMETERS if not rule.decides}
+    assert undecided == {"max_pip", "players", "hand_size", "turn_direction"}
+
+
 def test_the_typed_model_has_exactly_the_registry_s_rules_in_its_order() -> None:
     fields = [field.name for field in dataclasses.fields(Rules)]
     rule_fields = fields[fields.index("max_pip") : fields.index("provenance")]

@@ -11,9 +11,18 @@
 // no play draws until one comes, and passes only when the boneyard is empty; the
 // hand ends on a domino or when every player has passed in a row; the lowest total
 // scores the others' pips less its own; a tie for lowest scores nothing.
+//
+// Run with --deviate, it plays three rules the way no source gives them, to show
+// what the conformance report says about an engine that breaks several rules at
+// once: the LOWEST double opens (SPEC 6.3, opener); a matador always leaves its
+// higher half open, the player has no choice (SPEC 7.3, matador modes); and the
+// winner of a blocked hand scores the others' pips without taking off its own
+// (SPEC 10.2, points).
 "use strict";
 
 const readline = require("readline");
+
+const DEVIATE = process.argv.includes("--deviate");
 
 const PROTOCOL = "matador-engine/1";
 const SUM = 7;
@@ -71,8 +80,9 @@ class Game {
       ? deal.boneyard.map(parseTile)
       : fullSet().filter((t) => !dealt.some((d) => sameTile(d, t)));
     this.hand = { hands, boneyard, ends: [], current: 0, passes: 0, result: null, opening: null, counted: false };
-    // The holder of the highest double opens with it.
-    for (let d = 6; d >= 0; d--) {
+    // The holder of the highest double opens with it (--deviate: the lowest).
+    const doubles = DEVIATE ? [0, 1, 2, 3, 4, 5, 6] : [6, 5, 4, 3, 2, 1, 0];
+    for (const d of doubles) {
       const seat = hands.findIndex((h) => h.some((t) => t[0] === d && t[1] === d));
       if (seat >= 0) {
         this.hand.current = seat;
@@ -92,8 +102,8 @@ class Game {
         const value = h.ends[end];
         const opens = new Set();
         if (isMatador(tile)) {
-          opens.add(tile[0]);
-          opens.add(tile[1]); // any end, the player chooses the open half
+          if (!DEVIATE) opens.add(tile[0]);
+          opens.add(tile[1]); // any end, the player chooses the open half (--deviate: the higher)
         } else {
           if (tile[0] + value === SUM) opens.add(tile[1]);
           if (tile[1] + value === SUM) opens.add(tile[0]);
@@ -179,7 +189,8 @@ class Game {
     const points = new Array(this.players).fill(0);
     if (winner !== null) {
       const others = left.reduce((sum, p, seat) => (seat === winner ? sum : sum + p), 0);
-      points[winner] = Math.max(0, others - left[winner]);
+      const own = DEVIATE && termination === "blocked" ? 0 : left[winner];
+      points[winner] = Math.max(0, others - own);
     }
     h.result = { termination, winner, pips: left, points };
   }

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from ..engine.actions import Action, AnyAction, Draw, Pass, Play
 from ..engine.hand import Hand, Phase
+from ..engine.scoring import sides
 from ..errors import IllegalActionError, NotationError
 from ..rules.model import Rules
 from ..rules.parameters import BY_NAME, Decides, deciding
@@ -45,8 +46,23 @@ FIXED: dict[FixedRule, tuple[str, str]] = {
     FixedRule.PROTOCOL: ("protocol.md", "the order of refusal reasons"),
 }
 
-#: The rules that choose who opens and with what (SPEC 6).
-OPENING_RULES = deciding(Decides.OPENING)
+def opening_rules(position: Position) -> tuple[str, ...]:
+    """The rules that choose who opens and with what (SPEC 6), as far as this deal asks them.
+
+    Whether the double blank counts is asked only when a hand holds it; what
+    happens without a double, only when no hand holds an opening double.
+    """
+    hand, rules = position.hand, position.rules
+    what = {Decides.OPENING}
+    if hand is not None:
+        table = hand.table
+        held = [hand.hand_of(seat) for seat in range(hand.players)]
+        if any(tile.is_double and tile.high == 0 for tiles in held for tile in tiles):
+            what.add(Decides.DOUBLE_BLANK)
+        opening = {table.tiles[index] for index in table.opening_doubles}
+        if not any(tile in opening for tiles in held for tile in tiles):
+            what.add(Decides.NO_DOUBLE)
+    return _applicable(rules, deciding(*what))
 
 
 @dataclass(frozen=True)
@@ -96,8 +112,8 @@ def action_rules(position: Position, text: str) -> tuple[str, ...]:
 def _kind_rules(hand: Hand, rules: Rules, action: AnyAction) -> tuple[str, ...]:
     if hand.phase is Phase.OPENING:
         if isinstance(action, Draw):
-            return _applicable(rules, deciding(Decides.OPENING_DRAW))
-        return _applicable(rules, OPENING_RULES)
+            return _applicable(rules, deciding(Decides.NO_DOUBLE))
+        return opening_rules(Position(rules, hand))
     what: set[Decides] = set()
     if hand.opener == hand.current and len(hand.history) == 1:
         what.add(Decides.FORCED_TURN)
@@ -137,7 +153,7 @@ def to_act_rules(position: Position) -> tuple[str, ...]:
     if hand.phase is Phase.OVER:
         return (FixedRule.END_OF_HAND.value,)
     if hand.phase is Phase.OPENING:
-        return _applicable(rules, OPENING_RULES)
+        return opening_rules(position)
     if hand.opener == hand.current and len(hand.history) == 1:
         return _applicable(rules, deciding(Decides.FORCED_TURN))
     if hand.drawn_this_turn is not None:
@@ -153,14 +169,14 @@ def refusal_rules(position: Position, text: str) -> tuple[str, ...]:
 def ends_rules(position: Position, last: str | None) -> tuple[str, ...]:
     """The rules that decide the open ends after ``last`` was played (before it, at position)."""
     if last is None:
-        return _applicable(position.rules, OPENING_RULES)
+        return opening_rules(position)
     return legal_rules(position, [last])
 
 
-#: What each key of a hand's result, or of a match's state, is decided by.
+#: What each key of a hand's result is decided by, before what the hand itself asks.
 RESULT_DECIDED: dict[str, tuple[Decides, ...]] = {
     "termination": (Decides.HAND_END,),
-    "winner": (Decides.WINNER,),
+    "winner": (Decides.PIPS,),
     "pips": (Decides.PIPS,),
     "points": (Decides.POINTS,),
 }
@@ -171,10 +187,26 @@ MATCH_DECIDED: dict[str, tuple[Decides, ...]] = {
 }
 
 
-def result_rules(rules: Rules, key: str) -> tuple[str, ...]:
-    """The rules behind ``key`` of a hand's result (and how a hand ends)."""
-    decided = _applicable(rules, deciding(*RESULT_DECIDED.get(key, ())))
-    return (*decided, FixedRule.END_OF_HAND.value)
+def result_rules(position: Position, key: str) -> tuple[str, ...]:
+    """The rules behind ``key`` of a hand's result, as far as this hand asks them.
+
+    Sides are asked about only when the hand is played in sides; more than one
+    opponent, only when there is; a tie, only when the reference's hand ends
+    in one.
+    """
+    rules, hand = position.rules, position.hand
+    what = set(RESULT_DECIDED.get(key, ()))
+    if key in ("winner", "points") and hand is not None:
+        groups = sides(rules, hand.players)
+        if any(len(group) > 1 for group in groups):
+            what.add(Decides.SIDES)
+        outcome = hand.outcome
+        if key == "points" and len(groups) > 2:
+            what.add(Decides.SEVERAL_LOSERS)
+        if outcome is not None and outcome.winner is None:
+            what.add(Decides.TIE)
+    named = _applicable(rules, deciding(*what))
+    return (*named, FixedRule.END_OF_HAND.value) if key in ("termination", "winner") else named
 
 
 def match_rules(rules: Rules, key: str) -> tuple[str, ...]:

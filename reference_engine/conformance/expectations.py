@@ -210,19 +210,19 @@ def _play_hand(
     run.step = None
     if hand.result is not None:
         result = engine.result()
-        rules = reference.rules
+        position = reference.position
         if result is None:
             checks.check(
                 False,
                 Check.RESULT,
-                lambda: attribution.result_rules(rules, "termination"),
+                lambda: attribution.result_rules(position, "termination"),
                 "the hand should be over",
                 dict(hand.result),
                 None,
             )
             return
         for key, expected in hand.result.items():
-            named = attribution.result_rules(rules, key)
+            named = attribution.result_rules(position, key)
             checks.check(
                 result.get(key) == expected,
                 Check.RESULT,

@@ -62,8 +62,10 @@ class Decides(Enum):
 
     #: Who opens a hand and with which tile.
     OPENING = "opening"
-    #: Drawing for a double when nobody can open.
-    OPENING_DRAW = "opening_draw"
+    #: Whether the double blank counts at the opening (asked when a hand holds it).
+    DOUBLE_BLANK = "double_blank"
+    #: What happens when no hand holds an opening double.
+    NO_DOUBLE = "no_double"
     #: The opener's own turn right after the opening tile.
     FORCED_TURN = "forced_turn"
     #: Whether a player may draw.
@@ -80,12 +82,16 @@ class Decides(Enum):
     DOUBLE = "double"
     #: How a hand ends (domino or block).
     HAND_END = "hand_end"
-    #: Who wins a hand.
-    WINNER = "winner"
-    #: The pips counted in each hand.
+    #: Who has the lowest total, and the pips counted in each hand.
     PIPS = "pips"
     #: The points the winner of a hand scores.
     POINTS = "points"
+    #: The points when the winner has more than one opponent.
+    SEVERAL_LOSERS = "several_losers"
+    #: Whether players play in sides (asked when a hand is played in sides).
+    SIDES = "sides"
+    #: What a tie for the lowest total gives (asked when a hand ends in one).
+    TIE = "tie"
     #: The hands each player or side has won in a match.
     HANDS_WON = "hands_won"
     #: Who wins the match.

@@ -105,7 +105,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         name="partnership",
-        decides=frozenset({Decides.WINNER, Decides.POINTS}),
+        decides=frozenset({Decides.SIDES}),
         kind=ValueKind.CHOICE,
         choices=Partnership,
         spec="5.4",
@@ -138,7 +138,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         name="designated_opener",
-        decides=frozenset({Decides.OPENING, Decides.MATCH_WINNER}),
+        decides=frozenset({Decides.OPENING}),
         kind=ValueKind.CHOICE,
         choices=DesignatedOpener,
         spec="6.2",
@@ -168,7 +168,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         name="double_blank_opens",
-        decides=frozenset({Decides.OPENING}),
+        decides=frozenset({Decides.DOUBLE_BLANK}),
         kind=ValueKind.FLAG,
         spec="6.1",
         group=Group.OPENING,
@@ -191,7 +191,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         name="nobody_has_double",
-        decides=frozenset({Decides.OPENING, Decides.OPENING_DRAW}),
+        decides=frozenset({Decides.NO_DOUBLE}),
         kind=ValueKind.CHOICE,
         choices=NobodyHasDouble,
         spec="6.4",
@@ -286,7 +286,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     # ------------------------------------------------------------ scoring (SPEC 10)
     Parameter(
         name="hand_pips",
-        decides=frozenset({Decides.PIPS, Decides.WINNER}),
+        decides=frozenset({Decides.PIPS}),
         kind=ValueKind.CHOICE,
         choices=HandPips,
         spec="10.1",
@@ -307,7 +307,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         name="difference_among_several",
-        decides=frozenset({Decides.POINTS}),
+        decides=frozenset({Decides.SEVERAL_LOSERS}),
         kind=ValueKind.CHOICE,
         choices=DifferenceAmongSeveral,
         spec="10.2",
@@ -319,7 +319,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         name="tie",
-        decides=frozenset({Decides.WINNER, Decides.POINTS, Decides.HANDS_WON}),
+        decides=frozenset({Decides.TIE}),
         kind=ValueKind.CHOICE,
         choices=Tie,
         spec="10.3",

@@ -240,3 +240,49 @@ def test_a_passing_run_reports_no_broken_rule(kind: str) -> None:
     runs = [runner.run_case(case, target) for case, target in select(cases(), variants=["pagat"])]
     text = _report(kind, runs)
     assert "RULE " not in text and "<failure" not in text
+
+
+# ------------------------------------------------------------------ what the protocol promises
+
+
+class AcceptsAnyDeal(ReferenceEngine):
+    """Plays whatever it is dealt, even a deal that breaks the variant."""
+
+    def new_hand(self, deal: Any) -> None:
+        try:
+            super().new_hand(deal)
+        except Exception:
+            self._hand = None
+
+
+class KeepsASeatToAct(ReferenceEngine):
+    """Names seat 0 to act even once the hand is over."""
+
+    def to_act(self) -> int | None:
+        seat = super().to_act()
+        return 0 if seat is None else seat
+
+
+def test_an_engine_that_accepts_a_broken_deal_fails_the_deal_cases() -> None:
+    runs = failed(judge(AcceptsAnyDeal))
+    assert {run.case for run in runs} >= {
+        "deals-a-short-hand-is-refused",
+        "deals-a-tile-dealt-twice-is-refused",
+        "deals-a-tile-outside-the-set-is-refused",
+        "deals-a-boneyard-short-of-the-set-is-refused",
+        "deals-a-designated-seat-that-does-not-exist-is-refused",
+    }
+    for run in runs:
+        assert run.deviations[0].check is Check.DEAL
+        assert run.deviations[0].rules == ("deal",)
+        assert len(run.deviations) == 1, "an engine playing a bad deal is not followed further"
+
+
+def test_a_seat_to_act_after_the_hand_is_over_is_a_deviation() -> None:
+    runs = failed(judge(KeepsASeatToAct))
+    assert runs
+    for run in runs:
+        for deviation in run.deviations:
+            assert deviation.check is Check.TO_ACT
+            assert deviation.rules == ("end_of_hand",)
+            assert deviation.expected is None and deviation.actual == 0

@@ -73,12 +73,18 @@ class Game {
     if (this.hand && this.hand.result && !this.hand.counted) this.count();
     const hands = deal.hands.map((h) => h.map(parseTile));
     const dealt = hands.flat();
-    if (hands.length !== this.players || hands.some((h) => h.length !== HAND_SIZE[this.players]) || dealt.some((t) => !t)) {
-      throw { code: "bad_deal", message: "wrong hand sizes or unreadable tiles" };
+    if (hands.length !== this.players || hands.some((h) => h.length !== HAND_SIZE[this.players]) || dealt.some((t) => !t || t[1] > 6)) {
+      throw { code: "bad_deal", message: "wrong hand sizes, or a tile not in the double-six set" };
     }
     const boneyard = deal.boneyard
       ? deal.boneyard.map(parseTile)
       : fullSet().filter((t) => !dealt.some((d) => sameTile(d, t)));
+    // The hands and the boneyard together must be the set, each tile once.
+    const all = [...dealt, ...boneyard];
+    const seen = new Set(all.map((t) => (t ? tileText(t) : "?")));
+    if (all.length !== 28 || seen.size !== 28 || seen.has("?") || all.some((t) => t[1] > 6)) {
+      throw { code: "bad_deal", message: "the hands and the boneyard are not the double-six set" };
+    }
     this.hand = { hands, boneyard, ends: [], current: 0, passes: 0, result: null, opening: null, counted: false };
     // The holder of the highest double opens with it (--deviate: the lowest).
     const doubles = DEVIATE ? [0, 1, 2, 3, 4, 5, 6] : [6, 5, 4, 3, 2, 1, 0];

@@ -60,6 +60,8 @@ class ScriptedHand:
     deal: Mapping[str, Any]
     steps: tuple[Step, ...]
     result: Mapping[str, Any] | None
+    #: Whether the engine must refuse the deal (``bad_deal``) rather than play it.
+    refuse_deal: bool = False
 
 
 @dataclass(frozen=True)
@@ -122,6 +124,7 @@ def _hand(raw: Mapping[str, Any]) -> ScriptedHand:
         deal=raw["deal"],
         steps=tuple(_step(step) for step in raw.get("steps", ())),
         result=raw.get("result"),
+        refuse_deal=bool(raw.get("refuse_deal", False)),
     )
 
 
@@ -263,17 +266,38 @@ def _check_deals(
                 )
             )
             continue
-        try:
-            Deal.from_data(dict(hand.deal), rules)
-        except DealError as error:
+        if hand.refuse_deal and (hand.steps or hand.result is not None):
             problems.append(
                 document.problem(
                     ProblemCode.BAD_DEAL,
-                    (*path, "deal"),
-                    f"the deal breaks {rules.variant}: {error}",
-                    "fix the deal: every seat the variant's hand size, each tile of the set once",
+                    (*path, "refuse_deal"),
+                    "a hand whose deal must be refused has no steps and no result",
+                    "move the steps to a hand of their own",
                 )
             )
+        try:
+            Deal.from_data(dict(hand.deal), rules)
+        except DealError as error:
+            if not hand.refuse_deal:
+                problems.append(
+                    document.problem(
+                        ProblemCode.BAD_DEAL,
+                        (*path, "deal"),
+                        f"the deal breaks {rules.variant}: {error}",
+                        "fix the deal: every seat the variant's hand size, "
+                        "each tile of the set once",
+                    )
+                )
+        else:
+            if hand.refuse_deal:
+                problems.append(
+                    document.problem(
+                        ProblemCode.BAD_DEAL,
+                        (*path, "refuse_deal"),
+                        f"the deal fits {rules.variant}, so an engine must accept it",
+                        "break the deal the way the case means to, or drop refuse_deal",
+                    )
+                )
     return problems
 
 

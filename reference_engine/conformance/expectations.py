@@ -23,7 +23,7 @@ from ..engine.match import Match
 from ..errors import DealError, IllegalActionError, NotationError
 from ..rules.model import Rules
 from . import attribution
-from .attribution import Position
+from .attribution import FixedRule, Position
 from .cases import Case, ScriptedHand, Step, Target
 from .engine import Engine, EngineRefusal
 from .verdicts import CaseRun, Check, Deviation
@@ -180,8 +180,12 @@ def play_case(
     try:
         for hand_index, hand in enumerate(case.hands):
             run.hand, run.step = hand_index, None
+            if hand.refuse_deal:
+                _refuse_deal(engine, hand, checks)
+                continue
             engine.new_hand(hand.deal)
             reference.new_hand(hand.deal)
+            _begin_hand(engine, reference, checks)
             _play_hand(engine, hand, run, reference, checks)
         if case.match is not None:
             run.step = None
@@ -200,6 +204,48 @@ def play_case(
         return
 
 
+def _refuse_deal(engine: Engine, hand: ScriptedHand, checks: _Checks) -> None:
+    """The engine must refuse a deal that breaks the variant, with ``bad_deal``."""
+    try:
+        engine.new_hand(hand.deal)
+    except EngineRefusal as refusal:
+        checks.check(
+            refusal.code == "bad_deal",
+            Check.DEAL,
+            (FixedRule.DEAL.value,),
+            "a deal that breaks the variant is refused with another code",
+            "bad_deal",
+            refusal.code,
+        )
+        return
+    checks.check(
+        False,
+        Check.DEAL,
+        (FixedRule.DEAL.value,),
+        "a deal that breaks the variant was accepted",
+        "bad_deal",
+        "accepted",
+    )
+    raise _Stop  # the engine is playing a hand the case does not have
+
+
+def _begin_hand(engine: Engine, reference: _Reference, checks: _Checks) -> None:
+    """A hand just dealt: it has a result only if the reference's is over (a redeal)."""
+    hand = reference.hand
+    if hand is None:
+        return
+    result = engine.result()
+    over = hand.is_over
+    checks.check(
+        (result is not None) == over,
+        Check.RESULT,
+        lambda: attribution.opening_rules(reference.position),
+        "the hand just dealt already has a result" if not over else "the redeal has no result",
+        "a result" if over else None,
+        result,
+    )
+
+
 def _play_hand(
     engine: Engine, hand: ScriptedHand, run: CaseRun, reference: _Reference, checks: _Checks
 ) -> None:
@@ -209,6 +255,15 @@ def _play_hand(
         _check_step(engine, step, run, reference, checks)
     run.step = None
     if hand.result is not None:
+        seat = engine.to_act()
+        checks.check(
+            seat is None,
+            Check.TO_ACT,
+            (FixedRule.END_OF_HAND.value,),
+            "a seat is to act after the hand is over",
+            None,
+            seat,
+        )
         result = engine.result()
         position = reference.position
         if result is None:

@@ -49,6 +49,7 @@ class Check(TextEnum):
     ENDS = "ends"
     RESULT = "result"
     MATCH = "match"
+    DEAL = "deal"
     REQUEST = "request"
 
 

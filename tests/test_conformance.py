@@ -18,6 +18,7 @@ from reference_engine.cli import run
 from reference_engine.conformance.cases import Target, load_cases
 from reference_engine.conformance.codes import ErrorCode
 from reference_engine.conformance.coverage import coverage_report
+from reference_engine.conformance.differential import differential
 from reference_engine.conformance.engine import (
     EngineFailure,
     EngineInfo,
@@ -26,8 +27,7 @@ from reference_engine.conformance.engine import (
     ReferenceEngine,
 )
 from reference_engine.conformance.process import ProcessEngine
-from reference_engine.conformance.report import WRITERS
-from reference_engine.conformance.runner import CaseRun, Runner, Verdict, differential, select
+from reference_engine.conformance.runner import CaseRun, Runner, Verdict, select
 from reference_engine.conformance.server import (
     MAX_LINE_BYTES,
     REQUEST_TYPES,
@@ -35,6 +35,8 @@ from reference_engine.conformance.server import (
     protocol_schema,
     serve,
 )
+from reference_engine.conformance.verdicts import Check
+from reference_engine.conformance.writers import WRITERS
 from reference_engine.errors import Reason
 from reference_engine.exits import ExitStatus
 from reference_engine.rules import Catalog
@@ -572,7 +574,7 @@ def test_the_node_example_agrees_with_the_reference_on_random_hands() -> None:
         "3",
     )
     assert code == 0, out
-    assert "40 hand(s) compared" in out
+    assert "random games: 40 hand(s) compared" in out
 
 
 # --------------------------------------------------------------------------- differential testing
@@ -580,14 +582,18 @@ def test_the_node_example_agrees_with_the_reference_on_random_hands() -> None:
 
 def test_differential_testing_finds_a_divergence_with_its_history() -> None:
     runner = Runner(ExtraActionEngine)
-    compared, divergences, errors = differential(
-        runner, [Target("gamerules-com")], games=5, seed=1, players_for=lambda t: 2
+    found = differential(
+        runner, [Target("gamerules-com")], games=5, seed=1, reference=ReferenceEngine
     )
-    assert errors == []
-    assert compared >= 1
-    [divergence] = divergences
-    assert "pass" in divergence.actual and "pass" not in divergence.expected
-    assert divergence.history == []  # it diverges before the first action
+    assert found.errors == []
+    assert found.hands >= 5
+    legal = [d for d in found.divergences if d.check is Check.LEGAL]
+    assert legal
+    shortest = min(legal, key=lambda d: d.size)
+    assert "pass" in shortest.actual and "pass" not in shortest.expected
+    assert shortest.history == []  # it diverges before the first action
+    # an extra action at the opening is the opening rules' business (SPEC 6.3)
+    assert shortest.rules == ("opener",)
 
 
 # --------------------------------------------------------------------------- the pytest plugin

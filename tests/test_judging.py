@@ -18,10 +18,10 @@ import pytest
 
 from reference_engine.conformance.cases import Case, load_cases
 from reference_engine.conformance.engine import ReferenceEngine
-from reference_engine.conformance.report import WRITERS
 from reference_engine.conformance.rulereport import rule_verdicts, shown
 from reference_engine.conformance.runner import Runner, select
 from reference_engine.conformance.verdicts import CaseRun, Check, Verdict
+from reference_engine.conformance.writers import WRITERS
 
 
 class NeverOffersADraw(ReferenceEngine):
@@ -286,3 +286,128 @@ def test_a_seat_to_act_after_the_hand_is_over_is_a_deviation() -> None:
             assert deviation.check is Check.TO_ACT
             assert deviation.rules == ("end_of_hand",)
             assert deviation.expected is None and deviation.actual == 0
+
+
+# --------------------------------------------------------------------------- random games
+
+
+class MisScoresWithThePackage(ReferenceEngine):
+    """The package itself modified, as a patched copy would be: every hand scores nothing.
+
+    It patches the scoring that the hand calls, for everyone in this process,
+    so an in-process reference would agree with it.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        from reference_engine.engine import hand as hand_module
+        from reference_engine.engine.scoring import Outcome
+
+        original = hand_module.__dict__["score"]
+
+        def nothing(*args: Any, **kwargs: Any) -> Outcome:
+            outcome = original(*args, **kwargs)
+            return Outcome(
+                termination=outcome.termination,
+                winner=outcome.winner,
+                pips=outcome.pips,
+                points=tuple(0 for _ in outcome.points),
+                side_pips=outcome.side_pips,
+            )
+
+        hand_module.__dict__["score"] = nothing
+
+
+def test_random_games_compare_results_and_match_scores() -> None:
+    from reference_engine.conformance.cases import Target
+    from reference_engine.conformance.differential import differential
+
+    found = differential(
+        Runner(ScoresNothing), [Target("gamerules-com")], games=9, seed=2, reference=ReferenceEngine
+    )
+    assert found.hands == 9 and found.errors == []
+    checks = {(d.check, d.key) for d in found.divergences}
+    assert checks == {(Check.RESULT, "points")}
+    assert all("points" in d.rules for d in found.divergences)
+    # one of each kind, each with the deals and actions that replay it
+    kinds = [d.kind for d in found.divergences]
+    assert len(kinds) == len(set(kinds))
+    for divergence in found.divergences:
+        assert len(divergence.deals) == len(divergence.histories) >= 1
+
+
+class ForgetsHandsWon(ReferenceEngine):
+    """Plays and scores right, but never counts a hand won in the match."""
+
+    def match_state(self) -> Any:
+        state = dict(super().match_state())
+        state["hands_won"] = [0] * len(state["hands_won"])
+        return state
+
+
+def test_random_games_compare_the_match_over_several_hands() -> None:
+    from reference_engine.conformance.cases import Target
+    from reference_engine.conformance.differential import differential
+
+    found = differential(
+        Runner(ForgetsHandsWon), [Target("polish-base")], games=6, seed=5, reference=ReferenceEngine
+    )
+    matches = [d for d in found.divergences if d.check is Check.MATCH]
+    assert matches and all(d.key == "hands_won" for d in matches)
+    assert all("target" in d.rules for d in matches)  # SPEC 10.5: hands won count for the target
+
+
+def test_random_games_use_every_player_count_and_several_strategies() -> None:
+    from reference_engine.conformance.differential import GAME_STRATEGIES, _plan
+    from reference_engine.rules import Catalog
+
+    rules = Catalog.shipped().resolve("wikipedia-brandreth")
+    planned = list(_plan(rules, 9))
+    assert {players for players, _ in planned} == {2, 3, 4}
+    assert {strategy for _, strategy in planned} == set(GAME_STRATEGIES)
+
+
+def test_the_reference_of_an_in_process_engine_is_not_the_engine_itself() -> None:
+    from reference_engine.conformance.cases import Target
+    from reference_engine.conformance.differential import differential
+    from reference_engine.engine import hand as hand_module
+
+    original = hand_module.__dict__["score"]
+    try:
+        runner = Runner(MisScoresWithThePackage)
+        found = differential(runner, [Target("gamerules-com")], games=3, seed=4)
+        runner.close()
+    finally:
+        hand_module.__dict__["score"] = original
+    assert found.errors == []
+    assert any(d.check is Check.RESULT and d.key == "points" for d in found.divergences), (
+        "the isolated reference must disagree with a package modified in this process"
+    )
+
+
+@pytest.mark.parametrize("kind", ["json", "junit", "markdown", "table"])
+def test_every_report_format_carries_the_divergences(kind: str) -> None:
+    from reference_engine.conformance.cases import Target
+    from reference_engine.conformance.differential import differential
+    from reference_engine.conformance.report import RunSummary
+
+    found = differential(
+        Runner(ScoresNothing), [Target("gamerules-com")], games=3, seed=2, reference=ReferenceEngine
+    )
+    assert found.divergences
+    out = io.StringIO()
+    WRITERS[kind]([], None, out, RunSummary(planned=0, random=found))
+    text = out.getvalue()
+    if kind == "json":
+        lines = [json.loads(line) for line in text.splitlines()]
+        divergences = [line for line in lines if line["type"] == "divergence"]
+        assert len(divergences) == len(found.divergences)
+        assert all(line["deals"] and "histories" in line for line in divergences)
+        assert lines[-1]["divergences"] == len(found.divergences)
+    elif kind == "junit":
+        root = ElementTree.fromstring(text)
+        suite = next(s for s in root.findall("testsuite") if s.get("name") == "random games")
+        assert suite.get("failures") == str(len(found.divergences))
+    else:
+        assert text.count("DIVERGENCE ") == len(found.divergences)
+        assert "points (SPEC 10.2)" in text

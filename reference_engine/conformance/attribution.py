@@ -46,6 +46,7 @@ FIXED: dict[FixedRule, tuple[str, str]] = {
     FixedRule.PROTOCOL: ("protocol.md", "the order of refusal reasons"),
 }
 
+
 def opening_rules(position: Position) -> tuple[str, ...]:
     """The rules that choose who opens and with what (SPEC 6), as far as this deal asks them.
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import io
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -24,20 +23,20 @@ from ..rules import Catalog
 from ..safeio import AtomicFile, OutputError, check_output_path
 from .cases import Case, Target, load_cases
 from .coverage import coverage_text
+from .differential import DifferentialResult, differential, game_targets
 from .engine import Engine, EngineInfo, ReferenceEngine, load_python_engine
 from .process import ProcessEngine
-from .report import WRITERS, JsonLinesReport, RunSummary, summary_line, totals
+from .report import JsonLinesReport, RunSummary, summary_line, totals
 from .runner import (
     CaseRun,
-    Divergence,
     EngineUnavailable,
     Runner,
     Verdict,
-    differential,
     select,
 )
 from .signals import Interrupted, stop_on_signals
 from .tokens import declaration_problem
+from .writers import WRITERS
 
 
 def engine_factory(
@@ -154,9 +153,7 @@ def _run(
 ) -> int:
     streamed = args.report == "json"
     results: list[CaseRun] = []
-    divergences: list[Divergence] = []
-    errors: list[str] = []
-    compared = 0
+    random_result: DifferentialResult | None = None
     interrupted: Interrupted | None = None
     headed = False
     with _destination(args.output, stdout, keep_partial=True) as out:
@@ -172,15 +169,7 @@ def _run(
                     if stream is not None:
                         stream.case(result)
                 if args.random and runner.unavailable is None:
-                    targets = _random_targets(args.variant, runner, catalog)
-                    compared, divergences, errors = differential(
-                        runner,
-                        targets,
-                        args.random,
-                        args.seed,
-                        lambda t: _players(t, catalog),
-                        catalog,
-                    )
+                    random_result = _random_games(args, runner, catalog, stderr)
             finally:
                 # After a signal, further ones are ignored until the report is written.
                 runner.close()
@@ -193,6 +182,7 @@ def _run(
             interrupted=interrupted.name if interrupted else None,
             unavailable=unavailable.message if unavailable else None,
             stderr=unavailable.stderr if unavailable else "",
+            random=random_result,
         )
         if stream is not None:
             if not headed:  # interrupted before the engine had greeted
@@ -200,10 +190,6 @@ def _run(
             stream.footer(summary)
         else:
             WRITERS[args.report](results, runner.info, out, summary)
-        if args.random:
-            _write_divergences(
-                out if args.report == "table" else stderr, compared, divergences, errors
-            )
     if args.output and args.output != "-":
         stdout.write(f"report written to {args.output}: {summary_line(results)}\n")
     if stream is not None or args.report != "table":
@@ -215,7 +201,7 @@ def _run(
             notes.append(f"interrupted by {interrupted.name}; the report keeps finished cases")
         for note in filter(None, notes):
             stderr.write(f"matador conform: {note}\n")
-    return _status(results, divergences, errors, summary, interrupted)
+    return _status(results, summary, interrupted)
 
 
 def _greet(runner: Runner) -> EngineInfo | None:
@@ -227,8 +213,6 @@ def _greet(runner: Runner) -> EngineInfo | None:
 
 def _status(
     results: list[CaseRun],
-    divergences: list[Divergence],
-    errors: list[str],
     summary: RunSummary,
     interrupted: Interrupted | None,
 ) -> int:
@@ -237,7 +221,9 @@ def _status(
     count = totals(results)
     if summary.unavailable:
         return ExitStatus.ENGINE_UNAVAILABLE
-    if count[Verdict.FAIL] + count[Verdict.ERROR] + len(divergences) + len(errors):
+    random = summary.random
+    diverged = len(random.divergences) + len(random.errors) if random is not None else 0
+    if count[Verdict.FAIL] + count[Verdict.ERROR] + diverged:
         return ExitStatus.INVALID
     if count[Verdict.BROKEN]:
         return ExitStatus.BROKEN_CASE
@@ -246,37 +232,27 @@ def _status(
     return ExitStatus.OK
 
 
-def _random_targets(variants: list[str], runner: Runner, catalog: Catalog) -> list[Target]:
+def _random_games(
+    args: argparse.Namespace, runner: Runner, catalog: Catalog, stderr: TextIO
+) -> DifferentialResult:
+    """The random games of ``--random``, with a progress bar on a terminal."""
     try:
         runner.engine()
     except EngineUnavailable:
-        return []
-    info = runner.info
-    targets = []
-    for variant in variants or catalog.ids():
-        if info is not None and info.supports(variant, {}) is not None:
-            continue
-        targets.append(Target(variant))
-    return targets
+        return DifferentialResult()
+    targets = game_targets(catalog, args.variant, runner)
+    total = args.random * len(targets)
+    if not stderr.isatty():
+        return differential(runner, targets, args.random, args.seed, catalog)
+    from rich.progress import Progress
 
-
-def _players(target: Target, catalog: Catalog) -> int:
-    return min(catalog.resolve(target.variant, target.options).players)
-
-
-def _write_divergences(
-    out: TextIO, compared: int, divergences: list[Divergence], errors: list[str]
-) -> None:
-    buffer = io.StringIO()
-    buffer.write(f"random differential: {compared} hand(s) compared with the reference engine\n")
-    for divergence in divergences:
-        history = " ".join(divergence.history) or "(the deal)"
-        buffer.write(
-            f"DIVERGENCE {divergence.variant}: after {history}\n"
-            f"  deal: {divergence.deal}\n"
-            f"  reference: {' '.join(divergence.expected)}\n"
-            f"  engine:    {' '.join(divergence.actual)}\n"
+    with Progress(console=None, transient=True) as bar:
+        task = bar.add_task("random games", total=total)
+        return differential(
+            runner,
+            targets,
+            args.random,
+            args.seed,
+            catalog,
+            progress=lambda hands: bar.advance(task, hands),
         )
-    for error in errors:
-        buffer.write(f"ERROR {error}\n")
-    out.write(buffer.getvalue())

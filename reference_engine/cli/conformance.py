@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import TextIO
 
-from .arguments import AddCommand, Handler, max_bytes_argument, seconds
+from .arguments import AddCommand, Handler, max_bytes_argument, positive_int, seconds
 
 
 def add_parsers(command: AddCommand) -> None:
@@ -64,6 +64,13 @@ def add_parsers(command: AddCommand) -> None:
         help="also play N random hands per variant against the reference",
     )
     conform.add_argument("--seed", type=int, default=0, help="seed for --random (default 0)")
+    conform.add_argument(
+        "--jobs",
+        type=positive_int,
+        default=1,
+        metavar="N",
+        help="play --random games on N engine programs at once (default 1)",
+    )
     conform.add_argument(
         "--coverage", action="store_true", help="print the rule-by-case coverage matrix"
     )

@@ -23,7 +23,7 @@ from ..rules import Catalog
 from ..safeio import AtomicFile, OutputError, check_output_path
 from .cases import Case, Target, load_cases
 from .coverage import coverage_text
-from .differential import DifferentialResult, differential, game_targets
+from .differential import DifferentialResult, differential, game_targets, in_parallel
 from .engine import Engine, EngineInfo, ReferenceEngine, load_python_engine
 from .process import ProcessEngine
 from .report import JsonLinesReport, RunSummary, summary_line, totals
@@ -235,24 +235,37 @@ def _status(
 def _random_games(
     args: argparse.Namespace, runner: Runner, catalog: Catalog, stderr: TextIO
 ) -> DifferentialResult:
-    """The random games of ``--random``, with a progress bar on a terminal."""
+    """The random games of ``--random`` (over ``--jobs`` engines), with a progress bar."""
     try:
-        runner.engine()
+        engine = runner.engine()
     except EngineUnavailable:
         return DifferentialResult()
     targets = game_targets(catalog, args.variant, runner)
-    total = args.random * len(targets)
-    if not stderr.isatty():
-        return differential(runner, targets, args.random, args.seed, catalog)
-    from rich.progress import Progress
+    jobs = max(1, min(args.jobs, len(targets)))
+    if jobs > 1 and not isinstance(engine, ProcessEngine):
+        stderr.write("matador conform: --jobs runs engine programs side by side; ")
+        stderr.write("an in-process engine plays its random games in one job\n")
+        jobs = 1
 
-    with Progress(console=None, transient=True) as bar:
-        task = bar.add_task("random games", total=total)
-        return differential(
-            runner,
+    def play(progress: Callable[[int], None] | None) -> DifferentialResult:
+        if jobs == 1:
+            return differential(runner, targets, args.random, args.seed, catalog, progress=progress)
+        assert isinstance(engine, ProcessEngine)
+        return in_parallel(
+            engine.command,
+            (engine.timeout, engine.start_timeout),
             targets,
             args.random,
             args.seed,
-            catalog,
-            progress=lambda hands: bar.advance(task, hands),
+            jobs=jobs,
+            progress=progress,
         )
+
+    if not stderr.isatty():
+        return play(None)
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(file=stderr), transient=True) as bar:
+        task = bar.add_task("random games", total=args.random * len(targets))
+        return play(lambda hands: bar.advance(task, hands))

@@ -213,6 +213,76 @@ def differential(
     return _finish(result, found)
 
 
+def in_parallel(
+    command: str,
+    timeouts: tuple[float, float | None],
+    targets: Sequence[Target],
+    games: int,
+    seed: int,
+    *,
+    jobs: int,
+    progress: Callable[[int], None] | None = None,
+) -> DifferentialResult:
+    """:func:`differential` for the engine program ``command`` on ``jobs`` processes at once.
+
+    Each target is played in a worker process of its own (started afresh, not
+    forked), with its own engine and reference, so the games use every core
+    the machine gives them. The results are merged as one run's would be: each
+    kind of divergence once, by its shortest game. Every game is seeded by its
+    target and index, so the result does not depend on ``jobs``.
+    """
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    merged = DifferentialResult()
+    found: dict[tuple[str, str, str, tuple[str, ...]], Divergence] = {}
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(
+        max_workers=jobs,
+        mp_context=context,
+        initializer=_start_worker,
+        initargs=(command, timeouts),
+    ) as pool:
+        futures = [pool.submit(_job, target, games, seed) for target in targets]
+        for future in as_completed(futures):
+            part = future.result()
+            merged.hands += part.hands
+            merged.errors.extend(part.errors)
+            if progress is not None:
+                progress(part.hands)
+            for divergence in part.divergences:
+                best = found.get(divergence.kind)
+                if best is None or divergence.size < best.size:
+                    found[divergence.kind] = divergence
+    return _finish(merged, found)
+
+
+#: A worker process's engine (and its runner), started once and kept for its jobs.
+_WORKER: dict[str, Runner] = {}
+
+
+def _start_worker(command: str, timeouts: tuple[float, float | None]) -> None:
+    """Start a worker process's engine program, once."""
+    import atexit
+
+    from .process import ProcessEngine
+    from .runner import Runner
+
+    timeout, start_timeout = timeouts
+    runner = Runner(
+        lambda: ProcessEngine(command, timeout=timeout, start_timeout=start_timeout),
+        timeout=timeout,
+        start_timeout=start_timeout,
+    )
+    _WORKER["runner"] = runner
+    atexit.register(runner.close)
+
+
+def _job(target: Target, games: int, seed: int) -> DifferentialResult:
+    """One worker's share: the random games of one target, on the worker's engine."""
+    return differential(_WORKER["runner"], [target], games, seed, reference=ReferenceEngine)
+
+
 def _finish(result: DifferentialResult, found: Mapping[Any, Divergence]) -> DifferentialResult:
     result.divergences = sorted(found.values(), key=lambda d: (d.target.label(), d.size))
     return result

@@ -411,3 +411,24 @@ def test_every_report_format_carries_the_divergences(kind: str) -> None:
     else:
         assert text.count("DIVERGENCE ") == len(found.divergences)
         assert "points (SPEC 10.2)" in text
+
+
+class WritesTilesHighLow(ReferenceEngine):
+    """Offers the right actions, but writes each tile high-low (``5-2@R:5``)."""
+
+    def legal(self) -> list[str]:
+        out = []
+        for action in super().legal():
+            tile, at, rest = action.partition("@")
+            low, dash, high = tile.partition("-")
+            out.append(f"{high}-{low}{at}{rest}" if dash and low != high else action)
+        return out
+
+
+def test_a_non_canonical_writing_is_a_deviation_of_the_protocol() -> None:
+    # notation.md: readers accept 5-2, but writers MUST write low-high.
+    runs = failed(judge(WritesTilesHighLow))
+    assert runs
+    for run in runs:
+        assert {d.check for d in run.deviations} == {Check.NOTATION}
+        assert all(d.rules == ("protocol",) for d in run.deviations)

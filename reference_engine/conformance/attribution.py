@@ -43,7 +43,7 @@ FIXED: dict[FixedRule, tuple[str, str]] = {
     FixedRule.SUM_RULE: ("SPEC 7.1", "ordinary tiles and the sum rule"),
     FixedRule.TURN_ORDER: ("SPEC 8.2", "turn order"),
     FixedRule.END_OF_HAND: ("SPEC 9", "the end of a hand"),
-    FixedRule.PROTOCOL: ("protocol.md", "the order of refusal reasons"),
+    FixedRule.PROTOCOL: ("protocol.md", "the protocol: refusal order and canonical writing"),
 }
 
 

@@ -309,7 +309,9 @@ def _check_step(
     if step.act is not None:
         _check_act(engine, step, run, reference, checks)
     if step.ends is not None:
-        actual_ends = [" ".join(end.split()) for end in engine.ends()]
+        written_ends = list(engine.ends())
+        actual_ends = [" ".join(end.split()) for end in written_ends]
+        _check_writing(checks, written_ends, actual_ends, "ends")
         checks.check(
             actual_ends == list(step.ends),
             Check.ENDS,
@@ -320,12 +322,29 @@ def _check_step(
         )
 
 
+def _check_writing(
+    checks: _Checks, written: list[str], canonical_form: list[str], what: str
+) -> None:
+    """Engines write actions and ends canonically (notation.md: writers MUST)."""
+    odd = [(text, form) for text, form in zip(written, canonical_form, strict=True) if text != form]
+    checks.check(
+        not odd,
+        Check.NOTATION,
+        (FixedRule.PROTOCOL.value,),
+        f"the engine writes {what} in a form other than the canonical one",
+        [form for _, form in odd],
+        [text for text, _ in odd],
+    )
+
+
 def _check_legal(engine: Engine, step: Step, position: Position, checks: _Checks) -> None:
+    written = list(engine.legal())
     try:
-        actual = canonical_set(engine.legal(), "the engine")
+        actual = canonical_set(written, "the engine")
     except Mismatch as mismatch:
         checks.check(False, Check.LEGAL, lambda: (), mismatch.message)
         raise _Stop from None
+    _check_writing(checks, written, [canonical(action) for action in written], "actions")
     if step.legal is not None:
         expected = canonical_set(step.legal, "the case")
         disputed = expected ^ actual

@@ -50,6 +50,7 @@ class Check(TextEnum):
     RESULT = "result"
     MATCH = "match"
     DEAL = "deal"
+    NOTATION = "notation"
     REQUEST = "request"
 
 

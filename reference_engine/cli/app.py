@@ -21,7 +21,7 @@ from .. import safeio
 from ..errors import DealError
 from ..exits import ExitStatus
 from ..rules import RulesError
-from . import conformance, disputes, play, sheets, variants
+from . import conformance, disputes, identify, play, sheets, variants
 from .arguments import Handler, Parser, ParserExit, UsageError
 from .output import GuardedOutput, OutputClosed, OutputFailed
 
@@ -30,6 +30,7 @@ _GROUPS = (
     variants.add_parsers,
     play.add_parsers,
     conformance.add_parsers,
+    identify.add_parsers,
     sheets.add_parsers,
     disputes.add_parsers,
 )
@@ -39,6 +40,7 @@ COMMANDS: dict[str, Handler] = {
     **variants.COMMANDS,
     **play.COMMANDS,
     **conformance.COMMANDS,
+    **identify.COMMANDS,
     **sheets.COMMANDS,
     **disputes.COMMANDS,
 }

@@ -402,7 +402,12 @@ def _check_act(
     checks.check(
         reason == step.error,
         Check.REFUSED,
-        lambda: attribution.refusal_rules(position, act),
+        # accepting it breaks the rule that refuses it; another reason may be the order too
+        lambda: (
+            attribution.action_rules(position, act)
+            if reason is None
+            else attribution.refusal_rules(position, act)
+        ),
         f"{act} should be refused with {step.error}",
         step.error,
         reason or "accepted",

@@ -254,7 +254,7 @@ def _check_deals(
             )
         )
         return problems
-    for hand, path in zip(case.hands, _hand_paths(raw, index), strict=True):
+    for number, (hand, path) in enumerate(zip(case.hands, _hand_paths(raw, index), strict=True)):
         seats = len(hand.deal["hands"])
         if seats != case.players:
             problems.append(
@@ -289,7 +289,10 @@ def _check_deals(
                     )
                 )
         else:
-            if hand.refuse_deal:
+            # A later hand's deal may fit the variant yet name a designated seat the
+            # match's rotation does not (SPEC 6.2): that is for the match to refuse.
+            rotation = number > 0 and "designated" in hand.deal
+            if hand.refuse_deal and not rotation:
                 problems.append(
                     document.problem(
                         ProblemCode.BAD_DEAL,

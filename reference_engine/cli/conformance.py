@@ -61,7 +61,7 @@ def add_parsers(command: AddCommand) -> None:
         "--random",
         type=int,
         metavar="N",
-        help="also play N random hands per variant against the reference",
+        help="also play N random hands per variant and option value against the reference",
     )
     conform.add_argument("--seed", type=int, default=0, help="seed for --random (default 0)")
     conform.add_argument(

@@ -530,3 +530,31 @@ def test_cli_errors(matador: Callable[..., Any], argv: list[str], code: int, mes
     assert result.code == code
     assert message in result.err
     assert result.out == ""
+
+
+# --------------------------------------------------------------------------- the sources' own words
+
+
+#: The entries where a player passes, and the Polish page's words for it: it says
+#: a player may miss a turn, "opuszczenie kolejki (spasowanie)". pasować alone
+#: means a tile fits, so it must not stand for passing.
+POLISH_PASSING = (
+    "heading.drawing",
+    "label.pass_when",
+    "rule.pass_when.always",
+    "rule.pass_when.no_play",
+    "rule.pass_when.only_matador_plays",
+    "rule.after_single_draw.must_play_drawn",
+)
+
+
+@pytest.mark.parametrize("key", POLISH_PASSING)
+def test_the_polish_sheet_passes_with_the_page_s_words_not_with_fitting(key: str) -> None:
+    text = str(load_entries("pl")[key])
+    assert re.search(r"spasow|kolejk", text), text
+    assert not re.search(r"\b(pasuje|pasować|pasowanie)\b(?! jak)", text.split(";")[-1]), text
+
+
+def test_the_polish_sheet_lays_a_double_against_an_end_not_on_its_other_side() -> None:
+    text = str(load_entries("pl")["rule.doubles.inline"])
+    assert "po drugiej stronie" not in text and "dokłada się do końca" in text

@@ -921,7 +921,7 @@ def test_child_variant_inherits_the_parent_rules_it_does_not_set(child_rules: Ru
 
 
 def test_child_variant_inherits_the_parent_options(child_rules: Rules) -> None:
-    assert {option.name for option in child_rules.options} == {"draw", "difference"}
+    assert {option.name for option in child_rules.options} == {"draw", "difference", "blank_opens"}
 
 
 # --------------------------------------------------------------------------- options
@@ -934,7 +934,7 @@ def test_resolving_with_unknown_option_is_unknown_option() -> None:
     problem = only(raised.value.problems)
     assert problem.code is ProblemCode.UNKNOWN_OPTION
     assert "'nope'" in problem.message
-    assert problem.fix == "options: difference, draw"
+    assert problem.fix == "options: blank_opens, difference, draw"
 
 
 def test_resolving_with_unknown_option_value_is_unknown_option_value() -> None:

@@ -88,7 +88,8 @@ def _options(rules: Rules, tr: Translator, catalog: Catalog) -> tuple[OptionRow,
                 if other is None
                 else _summary(
                     other, changed, tr, _distinct(other.matador_modes, [rules.matador_modes])
-                ),
+                )
+                or tr.t("options.no_effect"),
             )
             for name, other in alternatives
         )
@@ -97,7 +98,8 @@ def _options(rules: Rules, tr: Translator, catalog: Catalog) -> tuple[OptionRow,
                 name=option.name,
                 value=in_force,
                 marker=tr.t("options.default" if in_force == option.default else "options.chosen"),
-                text=_summary(rules, changed, tr, _distinct(rules.matador_modes, resolved)),
+                text=_summary(rules, changed, tr, _distinct(rules.matador_modes, resolved))
+                or tr.t("options.no_effect"),
                 others=others,
             )
         )

@@ -52,15 +52,57 @@ AddCommand = Callable[[str, str], Parser]
 Handler = Callable[[argparse.Namespace, TextIO, TextIO], int]
 
 
-def positive_int(text: str) -> int:
-    """A positive whole number of bytes (argparse type)."""
+def _positive(text: str, what: str) -> int:
     try:
         value = int(text)
     except ValueError:
         value = 0
     if value < 1:
-        raise argparse.ArgumentTypeError(f"give a positive whole number of bytes, not {text!r}")
+        raise argparse.ArgumentTypeError(f"give {what}, not {text!r}")
     return value
+
+
+def positive_int(text: str) -> int:
+    """A positive whole number (argparse type)."""
+    return _positive(text, "a positive whole number")
+
+
+def byte_count(text: str) -> int:
+    """A positive whole number of bytes (argparse type)."""
+    return _positive(text, "a positive whole number of bytes")
+
+
+def engine_argument(parser: argparse.ArgumentParser, *, default: str = "") -> None:
+    """Give ``parser`` the engine under test, ``--engine``.
+
+    ``default`` ends its help (what runs when it is left out); with none, the
+    option is required.
+    """
+    parser.add_argument(
+        "--engine",
+        metavar="COMMAND",
+        required=not default,
+        help='an engine program speaking spec/protocol.md (e.g. "matador engine"), or '
+        "python:MODULE:FACTORY for an in-process Python engine" + default,
+    )
+
+
+def deadline_arguments(parser: argparse.ArgumentParser) -> None:
+    """Give ``parser`` the engine's deadlines: ``--timeout`` and ``--start-timeout``."""
+    parser.add_argument(
+        "--timeout",
+        type=seconds,
+        default=5.0,
+        metavar="SECONDS",
+        help="the deadline of each request to the engine (default 5)",
+    )
+    parser.add_argument(
+        "--start-timeout",
+        type=seconds,
+        default=10.0,
+        metavar="SECONDS",
+        help="the deadline of the handshake, start-up included (default 10)",
+    )
 
 
 def max_bytes_argument(parser: argparse.ArgumentParser) -> None:
@@ -71,7 +113,7 @@ def max_bytes_argument(parser: argparse.ArgumentParser) -> None:
     limits = ", ".join(f"{size:,} for {kind}" for kind, size in safeio.DEFAULT_LIMITS.items())
     parser.add_argument(
         "--max-bytes",
-        type=positive_int,
+        type=byte_count,
         metavar="N",
         help=f"read input files of up to N bytes (default: {limits})",
     )

@@ -10,18 +10,20 @@ import argparse
 import sys
 from typing import TextIO
 
-from .arguments import AddCommand, Handler, max_bytes_argument, positive_int, seconds
+from .arguments import (
+    AddCommand,
+    Handler,
+    deadline_arguments,
+    engine_argument,
+    max_bytes_argument,
+    positive_int,
+)
 
 
 def add_parsers(command: AddCommand) -> None:
     """Add ``conform`` and ``engine`` to ``matador``'s commands."""
     conform = command("conform", "run the conformance suite against an engine")
-    conform.add_argument(
-        "--engine",
-        metavar="COMMAND",
-        help='an engine program speaking spec/protocol.md (e.g. "matador engine"), or '
-        "python:MODULE:FACTORY for an in-process Python engine; default: the reference engine",
-    )
+    engine_argument(conform, default="; default: the reference engine")
     conform.add_argument("--variant", action="append", default=[], help="only these variants")
     conform.add_argument(
         "--case", action="append", default=[], metavar="GLOB", help="only case ids matching"
@@ -43,20 +45,7 @@ def add_parsers(command: AddCommand) -> None:
         help="report format",
     )
     conform.add_argument("--output", "-O", metavar="FILE", help="write the report to FILE")
-    conform.add_argument(
-        "--timeout",
-        type=seconds,
-        default=5.0,
-        metavar="SECONDS",
-        help="the deadline of each request to the engine (default 5)",
-    )
-    conform.add_argument(
-        "--start-timeout",
-        type=seconds,
-        default=10.0,
-        metavar="SECONDS",
-        help="the deadline of the handshake, start-up included (default 10)",
-    )
+    deadline_arguments(conform)
     conform.add_argument(
         "--random",
         type=int,

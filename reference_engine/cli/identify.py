@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..exits import ExitStatus
-from .arguments import AddCommand, Handler, seconds
+from .arguments import AddCommand, Handler, deadline_arguments, engine_argument, positive_int
 from .output import json_text
 
 if TYPE_CHECKING:
@@ -30,36 +30,23 @@ WIDTH = 80
 def add_parsers(command: AddCommand) -> None:
     """Add ``identify`` to ``matador``'s commands."""
     identify = command("identify", "which shipped rules does an engine really play?")
+    engine_argument(identify)
     identify.add_argument(
-        "--engine",
-        metavar="COMMAND",
-        required=True,
-        help='an engine program speaking spec/protocol.md (e.g. "matador engine"), or '
-        "python:MODULE:FACTORY for an in-process Python engine",
-    )
-    identify.add_argument(
-        "--hands", type=int, default=30, metavar="N", help="hands per player count (default 30)"
+        "--hands",
+        type=positive_int,
+        default=30,
+        metavar="N",
+        help="hands per player count (default 30)",
     )
     identify.add_argument("--seed", type=int, default=0, help="seed of the deals and choices")
-    identify.add_argument("--players", type=int, metavar="N", help="only hands of N players")
+    identify.add_argument(
+        "--players", type=positive_int, metavar="N", help="only hands of N players"
+    )
     identify.add_argument(
         "--top", type=int, default=5, metavar="K", help="candidates shown (default 5; 0: all)"
     )
     identify.add_argument("--json", action="store_true", help="print the ranking as JSON")
-    identify.add_argument(
-        "--timeout",
-        type=seconds,
-        default=5.0,
-        metavar="SECONDS",
-        help="the deadline of each request to the engine (default 5)",
-    )
-    identify.add_argument(
-        "--start-timeout",
-        type=seconds,
-        default=10.0,
-        metavar="SECONDS",
-        help="the deadline of the handshake, start-up included (default 10)",
-    )
+    deadline_arguments(identify)
 
 
 def _identify(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -69,10 +56,6 @@ def _identify(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..conformance.signals import Interrupted, stop_on_signals
     from ..rules import Catalog
 
-    for name, value, least in (("hands", args.hands, 1), ("players", args.players, 1)):
-        if value is not None and value < least:
-            stderr.write(f"matador identify: --{name} must be at least {least}\n")
-            return ExitStatus.USAGE
     if args.top < 0:
         stderr.write("matador identify: --top must be 0 (all) or more\n")
         return ExitStatus.USAGE

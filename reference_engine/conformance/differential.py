@@ -203,10 +203,7 @@ def differential(
                 result.hands += hands
                 if progress is not None:
                     progress(hands)
-                for divergence in game.divergences:
-                    best = found.get(divergence.kind)
-                    if best is None or divergence.size < best.size:
-                        found[divergence.kind] = divergence
+                _keep_shortest(found, game.divergences)
     finally:
         if oracle is not None:
             oracle.close()
@@ -250,10 +247,7 @@ def in_parallel(
             merged.errors.extend(part.errors)
             if progress is not None:
                 progress(part.hands)
-            for divergence in part.divergences:
-                best = found.get(divergence.kind)
-                if best is None or divergence.size < best.size:
-                    found[divergence.kind] = divergence
+            _keep_shortest(found, part.divergences)
     return _finish(merged, found)
 
 
@@ -281,6 +275,17 @@ def _start_worker(command: str, timeouts: tuple[float, float | None]) -> None:
 def _job(target: Target, games: int, seed: int) -> DifferentialResult:
     """One worker's share: the random games of one target, on the worker's engine."""
     return differential(_WORKER["runner"], [target], games, seed, reference=ReferenceEngine)
+
+
+def _keep_shortest(
+    found: dict[tuple[str, str, str, tuple[str, ...]], Divergence],
+    divergences: Sequence[Divergence],
+) -> None:
+    """Keep, for each kind of divergence, the shortest game that shows it."""
+    for divergence in divergences:
+        best = found.get(divergence.kind)
+        if best is None or divergence.size < best.size:
+            found[divergence.kind] = divergence
 
 
 def _finish(result: DifferentialResult, found: Mapping[Any, Divergence]) -> DifferentialResult:

@@ -13,7 +13,7 @@ declares the variant.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ..engine.actions import Action
@@ -149,6 +149,24 @@ class _Checks:
         if self.fail_fast:
             raise _Stop
 
+    def keys(
+        self,
+        check: Check,
+        expected: Mapping[str, Any],
+        actual: Mapping[str, Any],
+        rules: Callable[[str], tuple[str, ...]],
+    ) -> None:
+        """Each key of a result or a match state the case gives, against the engine's."""
+        for key, value in expected.items():
+            self.check(
+                actual.get(key) == value,
+                check,
+                rules(key),
+                f"{check.value} {key} differs",
+                value,
+                actual.get(key),
+            )
+
 
 def play_case(
     engine: Engine,
@@ -190,16 +208,9 @@ def play_case(
         if case.match is not None:
             run.step = None
             state = engine.match_state()
-            for key, expected in case.match.items():
-                named = attribution.match_rules(rules, key)
-                checks.check(
-                    state.get(key) == expected,
-                    Check.MATCH,
-                    named,
-                    f"match {key} differs",
-                    expected,
-                    state.get(key),
-                )
+            checks.keys(
+                Check.MATCH, case.match, state, lambda key: attribution.match_rules(rules, key)
+            )
     except _Stop:
         return
 
@@ -276,16 +287,9 @@ def _play_hand(
                 None,
             )
             return
-        for key, expected in hand.result.items():
-            named = attribution.result_rules(position, key)
-            checks.check(
-                result.get(key) == expected,
-                Check.RESULT,
-                named,
-                f"result {key} differs",
-                expected,
-                result.get(key),
-            )
+        checks.keys(
+            Check.RESULT, hand.result, result, lambda key: attribution.result_rules(position, key)
+        )
 
 
 def _check_step(

@@ -185,6 +185,11 @@ def difference_lines(deviation: Deviation) -> list[str]:
     return [f"expected: {shown(expected, key)}", f"got:      {shown(actual, key)}"]
 
 
+def rules_text(rules: Sequence[str]) -> str:
+    """Rules with their sections: ``points (SPEC 10.2), the deal (SPEC 5.6)``."""
+    return ", ".join(f"{FIXED_NAMES.get(rule, rule)} ({section(rule)})" for rule in rules)
+
+
 def deviation_lines(deviation: Deviation) -> list[str]:
     """One deviation: where, what, the rules behind it, the position and the line that led there."""
     place = []
@@ -195,8 +200,7 @@ def deviation_lines(deviation: Deviation) -> list[str]:
     lines = [(", ".join(place) + ": " if place else "") + deviation.message]
     lines.extend("  " + line for line in difference_lines(deviation))
     if deviation.rules:
-        named = ", ".join(f"{FIXED_NAMES.get(r, r)} ({section(r)})" for r in deviation.rules)
-        lines.append("  rule: " + named)
+        lines.append("  rule: " + rules_text(deviation.rules))
     if deviation.position:
         lines.append("  position: " + deviation.position)
     if deviation.history:
@@ -282,8 +286,7 @@ def divergence_lines(divergence: Divergence) -> list[str]:
     lines = [head]
     lines.extend("  " + line for line in difference_lines(as_deviation))
     if divergence.rules:
-        named = ", ".join(f"{FIXED_NAMES.get(r, r)} ({section(r)})" for r in divergence.rules)
-        lines.append("  rule: " + named)
+        lines.append("  rule: " + rules_text(divergence.rules))
     for number, (deal, history) in enumerate(
         zip(divergence.deals, divergence.histories, strict=True), start=1
     ):

@@ -39,10 +39,8 @@ def value_tokens(rule: str, value: Any) -> set[str]:
         return {str(number) for number in value.as_dict().values()}
     if isinstance(value, Target):
         return {f"{value.unit.value}_{value.value}"}
-    if isinstance(value, bool):
-        return {"true" if value else "false"}
-    if isinstance(value, Enum):
-        return {str(value.value)}
+    if isinstance(value, (bool, Enum)):
+        return {as_text_value(value)}
     if isinstance(value, tuple):
         return {str(item) for item in value}
     return {str(value)}

@@ -98,6 +98,13 @@ class Decides(Enum):
     MATCH_WINNER = "match_winner"
 
 
+def as_text_value(value: object) -> str:
+    """A closed rule value as the variant files write it (flags as true/false)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 def _always(_: Rules) -> bool:
     return True
 
@@ -149,5 +156,4 @@ class Parameter:
 
     def value_key(self, value: object) -> str:
         """The catalogue key of the sentence stating that the rule has ``value``."""
-        text = ("true" if value else "false") if isinstance(value, bool) else str(value)
-        return f"rule.{self.name}.{text}"
+        return f"rule.{self.name}.{as_text_value(value)}"

@@ -21,9 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
-from typing import Any
 
-from .kinds import Decides, Group, Parameter, Sentence, ValueKind
+from .kinds import Decides, Group, Parameter, Sentence, ValueKind, as_text_value
 from .vocabulary import (
     AfterSingleDraw,
     DesignatedOpener,
@@ -403,13 +402,6 @@ def deciding(*what: Decides) -> tuple[str, ...]:
 def unknown_rule_hint() -> str:
     """The fix-it text for a name that is no rule: every rule there is."""
     return "rules: " + ", ".join(NAMES)
-
-
-def as_text_value(value: Any) -> str:
-    """A closed rule value as the variant files write it (flags as true/false)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 __all__ = [

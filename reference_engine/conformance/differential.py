@@ -21,6 +21,7 @@ with itself.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -234,12 +235,13 @@ def in_parallel(
     merged = DifferentialResult()
     found: dict[tuple[str, str, str, tuple[str, ...]], Divergence] = {}
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(
+    pool = ProcessPoolExecutor(
         max_workers=jobs,
         mp_context=context,
         initializer=_start_worker,
         initargs=(command, timeouts),
-    ) as pool:
+    )
+    try:
         futures = [pool.submit(_job, target, games, seed) for target in targets]
         for future in as_completed(futures):
             part = future.result()
@@ -248,7 +250,32 @@ def in_parallel(
             if progress is not None:
                 progress(part.hands)
             _keep_shortest(found, part.divergences)
+    except BaseException:
+        _stop_workers(pool)
+        raise
+    pool.shutdown()
     return _finish(merged, found)
+
+
+def _stop_workers(pool: Any) -> None:
+    """Stop at once (a signal, a failure): no new games, and every worker with its engine.
+
+    Each worker, sent SIGTERM, stops its own engine program and exits; one
+    still alive after five seconds is killed.
+    """
+    import multiprocessing
+    import os
+    import signal
+
+    pool.shutdown(wait=False, cancel_futures=True)
+    workers = multiprocessing.active_children()
+    for worker in workers:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(worker.pid or 0, signal.SIGTERM)
+    for worker in workers:
+        worker.join(timeout=5)
+        if worker.is_alive():
+            worker.kill()
 
 
 #: A worker process's engine (and its runner), started once and kept for its jobs.
@@ -256,11 +283,27 @@ _WORKER: dict[str, Runner] = {}
 
 
 def _start_worker(command: str, timeouts: tuple[float, float | None]) -> None:
-    """Start a worker process's engine program, once."""
-    import atexit
+    """Start a worker process's engine program, once; stop it when the worker ends.
+
+    On SIGINT or SIGTERM the worker stops its engine program and exits at once;
+    when it ends normally, a finalizer that multiprocessing runs as the worker
+    exits (it skips atexit) stops the engine.
+    """
+    import os
+    import signal
+    from multiprocessing.util import Finalize
 
     from .process import ProcessEngine
     from .runner import Runner
+
+    def stop(signum: int, frame: object) -> None:
+        runner = _WORKER.get("runner")
+        if runner is not None:
+            runner.close()
+        os._exit(128 + signum)
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, stop)
 
     timeout, start_timeout = timeouts
     runner = Runner(
@@ -269,7 +312,7 @@ def _start_worker(command: str, timeouts: tuple[float, float | None]) -> None:
         start_timeout=start_timeout,
     )
     _WORKER["runner"] = runner
-    atexit.register(runner.close)
+    Finalize(runner, runner.close, exitpriority=10)
 
 
 def _job(target: Target, games: int, seed: int) -> DifferentialResult:

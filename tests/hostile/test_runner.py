@@ -528,3 +528,18 @@ def test_an_engine_that_refuses_everything_it_declares_is_not_a_pass() -> None:
     assert done.status == INVALID, done.output
     assert "NOTHING JUDGED" in done.stdout
     assert "0 passed, 0 failed, 0 errored, 2 skipped" in done.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("signum", "status"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_signal_stops_random_games_on_several_jobs_and_every_worker_engine(
+    signum: int, status: int
+) -> None:
+    # run_matador fails the test if a worker or any engine program is left behind
+    done = run_matador(
+        "conform", "--engine", fake_engine("good"), *FAST, *TWO, "--report", "json",
+        "--random", "200", "--jobs", "2",
+        send=Signal(signum, lambda out: _finished_cases(out) >= 1),
+    )  # fmt: skip
+    assert done.status == status, done.output
+    assert f"interrupted by {signal.Signals(signum).name}" in done.stderr

@@ -23,8 +23,9 @@ from ..rules import Catalog
 from ..safeio import AtomicFile, OutputError, check_output_path
 from .cases import Case, Target, load_cases
 from .coverage import coverage_text
-from .differential import DifferentialResult, differential, game_targets, in_parallel
+from .differential import DifferentialResult, differential, game_targets
 from .engine import Engine, EngineInfo, ReferenceEngine, load_python_engine
+from .parallel import in_parallel
 from .process import ProcessEngine
 from .report import JsonLinesReport, RunSummary, summary_line, totals
 from .runner import (

@@ -21,7 +21,6 @@ with itself.
 
 from __future__ import annotations
 
-import contextlib
 import random
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -186,7 +185,7 @@ def differential(
                     hands = game.play()
                 except EngineUnavailable as unavailable:
                     result.errors.append(f"{target.label()}: not run: {unavailable.message}")
-                    return _finish(result, found)
+                    return merged_result(result, found)
                 except EngineFailure as failure:
                     result.errors.append(f"{target.label()}: {failure.message}")
                     runner.count_failure(failure)
@@ -204,123 +203,14 @@ def differential(
                 result.hands += hands
                 if progress is not None:
                     progress(hands)
-                _keep_shortest(found, game.divergences)
+                keep_shortest(found, game.divergences)
     finally:
         if oracle is not None:
             oracle.close()
-    return _finish(result, found)
+    return merged_result(result, found)
 
 
-def in_parallel(
-    command: str,
-    timeouts: tuple[float, float | None],
-    targets: Sequence[Target],
-    games: int,
-    seed: int,
-    *,
-    jobs: int,
-    progress: Callable[[int], None] | None = None,
-) -> DifferentialResult:
-    """:func:`differential` for the engine program ``command`` on ``jobs`` processes at once.
-
-    Each target is played in a worker process of its own (started afresh, not
-    forked), with its own engine and reference, so the games use every core
-    the machine gives them. The results are merged as one run's would be: each
-    kind of divergence once, by its shortest game. Every game is seeded by its
-    target and index, so the result does not depend on ``jobs``.
-    """
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-
-    merged = DifferentialResult()
-    found: dict[tuple[str, str, str, tuple[str, ...]], Divergence] = {}
-    context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(
-        max_workers=jobs,
-        mp_context=context,
-        initializer=_start_worker,
-        initargs=(command, timeouts),
-    )
-    try:
-        futures = [pool.submit(_job, target, games, seed) for target in targets]
-        for future in as_completed(futures):
-            part = future.result()
-            merged.hands += part.hands
-            merged.errors.extend(part.errors)
-            if progress is not None:
-                progress(part.hands)
-            _keep_shortest(found, part.divergences)
-    except BaseException:
-        _stop_workers(pool)
-        raise
-    pool.shutdown()
-    return _finish(merged, found)
-
-
-def _stop_workers(pool: Any) -> None:
-    """Stop at once (a signal, a failure): no new games, and every worker with its engine.
-
-    Each worker, sent SIGTERM, stops its own engine program and exits; one
-    still alive after five seconds is killed.
-    """
-    import multiprocessing
-    import os
-    import signal
-
-    pool.shutdown(wait=False, cancel_futures=True)
-    workers = multiprocessing.active_children()
-    for worker in workers:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(worker.pid or 0, signal.SIGTERM)
-    for worker in workers:
-        worker.join(timeout=5)
-        if worker.is_alive():
-            worker.kill()
-
-
-#: A worker process's engine (and its runner), started once and kept for its jobs.
-_WORKER: dict[str, Runner] = {}
-
-
-def _start_worker(command: str, timeouts: tuple[float, float | None]) -> None:
-    """Start a worker process's engine program, once; stop it when the worker ends.
-
-    On SIGINT or SIGTERM the worker stops its engine program and exits at once;
-    when it ends normally, a finalizer that multiprocessing runs as the worker
-    exits (it skips atexit) stops the engine.
-    """
-    import os
-    import signal
-    from multiprocessing.util import Finalize
-
-    from .process import ProcessEngine
-    from .runner import Runner
-
-    def stop(signum: int, frame: object) -> None:
-        runner = _WORKER.get("runner")
-        if runner is not None:
-            runner.close()
-        os._exit(128 + signum)
-
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, stop)
-
-    timeout, start_timeout = timeouts
-    runner = Runner(
-        lambda: ProcessEngine(command, timeout=timeout, start_timeout=start_timeout),
-        timeout=timeout,
-        start_timeout=start_timeout,
-    )
-    _WORKER["runner"] = runner
-    Finalize(runner, runner.close, exitpriority=10)
-
-
-def _job(target: Target, games: int, seed: int) -> DifferentialResult:
-    """One worker's share: the random games of one target, on the worker's engine."""
-    return differential(_WORKER["runner"], [target], games, seed, reference=ReferenceEngine)
-
-
-def _keep_shortest(
+def keep_shortest(
     found: dict[tuple[str, str, str, tuple[str, ...]], Divergence],
     divergences: Sequence[Divergence],
 ) -> None:
@@ -331,7 +221,9 @@ def _keep_shortest(
             found[divergence.kind] = divergence
 
 
-def _finish(result: DifferentialResult, found: Mapping[Any, Divergence]) -> DifferentialResult:
+def merged_result(
+    result: DifferentialResult, found: Mapping[Any, Divergence]
+) -> DifferentialResult:
     result.divergences = sorted(found.values(), key=lambda d: (d.target.label(), d.size))
     return result
 

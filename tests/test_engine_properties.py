@@ -125,6 +125,11 @@ def test_the_configurations_cover_every_variant_and_option_value() -> None:
         "polish",
         "polish-base",
         "wikipedia-brandreth",
+        "dominorules-com",
+        "cardsdicedominoes-com",
+        "xs4all-matador",
+        "matadore-19th-century",
+        "bonaludo-com",
     }
     for variant in VARIANTS:
         rules = resolved(variant, ())
@@ -250,7 +255,9 @@ def model_placements(rules: Rules, end: End, tile: Tile) -> dict[tuple[Shape, in
 
 
 def opening_doubles(rules: Rules) -> list[Tile]:
-    """SPEC section 6.1, lowest first."""
+    """SPEC section 6.1, lowest first (``opener: top_double``: the set's top double only)."""
+    if rules.opener is Opener.TOP_DOUBLE:
+        return [Tile(rules.max_pip, rules.max_pip)]
     return [Tile(d, d) for d in range(rules.max_pip + 1) if d > 0 or rules.double_blank_opens]
 
 
@@ -300,6 +307,8 @@ def expected_points(
     losers = [total for side, total in enumerate(totals) if side != winner]
     if rules.points is Points.ALL_HANDS:  # W + L1 + ... + Lk
         won = sum(totals)
+    elif rules.points is Points.OPPONENTS:  # L1 + ... + Lk
+        won = sum(losers)
     elif len(losers) == 1:  # ``difference`` with one loser: L1 - W
         won = losers[0] - own
     elif rules.difference_among_several is DifferenceAmongSeveral.EACH_OPPONENT_MINUS_OWN:
@@ -348,15 +357,19 @@ class HandModel:
     def _choose_opener(self) -> None:
         """SPEC section 6.3 (``opener``, ``opening_tile``, ``opener_lacks_double``), then 6.4."""
         rules, doubles = self.rules, opening_doubles(self.rules)
-        if rules.opener in (Opener.HIGHEST_DOUBLE, Opener.LOWEST_DOUBLE):
-            order = doubles[::-1] if rules.opener is Opener.HIGHEST_DOUBLE else doubles
+        if rules.opener is not Opener.DESIGNATED:
+            order = doubles if rules.opener is Opener.LOWEST_DOUBLE else doubles[::-1]
             for double in order:
                 seat = self._holder(double)
                 if seat is not None:
-                    self.current, self.openings = seat, [Play(double)]
+                    # ``highest_double_holder``: the holder leads any tile of their hand.
+                    self.current, self.openings = seat, (
+                        [Play(tile) for tile in self.hands[seat]]
+                        if rules.opener is Opener.HIGHEST_DOUBLE_HOLDER
+                        else [Play(double)]
+                    )
                     return
         else:
-            assert rules.opener is Opener.DESIGNATED
             designated = self.deal.designated
             assert designated is not None
             if rules.opening_tile is OpeningTile.ANY_TILE:
@@ -376,6 +389,14 @@ class HandModel:
         # Section 6.4: nobody holds an opening double.
         if rules.nobody_has_double is NobodyHasDouble.REDEAL:
             self.over, self.termination = True, Termination.REDEAL
+            return
+        if rules.nobody_has_double is NobodyHasDouble.HEAVIEST_TILE:
+            # The heaviest tile dealt: most pips, then the higher high half.
+            dealt = [tile for hand in self.hands for tile in hand]
+            heaviest = max(dealt, key=lambda tile: (tile.low + tile.high, tile.high))
+            seat = self._holder(heaviest)
+            assert seat is not None
+            self.current, self.openings = seat, [Play(heaviest)]
             return
         assert rules.nobody_has_double is NobodyHasDouble.DESIGNATED_DRAWS_UNTIL_DOUBLE
         assert self.deal.designated is not None

@@ -144,26 +144,44 @@ class Compiled:
         self.hand_size: dict[int, int] = _per_players(rules.hand_size, rules.players)
         self.reserve: dict[int, int] = _per_players(rules.reserve, rules.players)
         self.needs_designated: bool = rules.applicable("designated_opener")
+        #: Whether the lot that names the designated opener is made by drawing tiles.
+        self.lot_by_drawing = rules.designated_opener is not None and rules.designated_opener.drawn
         # ---- the opening (SPEC section 6)
+        opener = rules.opener
         self.opening_doubles: tuple[int, ...] = tuple(
             self.index[tile]
             for tile in self.tiles
-            if tile.is_double and (rules.double_blank_opens or tile.high > 0)
+            if tile.is_double
+            and (rules.double_blank_opens or tile.high > 0)
+            and (opener is not Opener.TOP_DOUBLE or tile.high == rules.max_pip)
         )
         self.opening_double_mask = sum(1 << double for double in self.opening_doubles)
         #: None, or whether the highest (True) or lowest (False) double held opens.
         self.highest_double_opens: bool | None = (
-            None if rules.opener is Opener.DESIGNATED else rules.opener is Opener.HIGHEST_DOUBLE
+            None if opener is Opener.DESIGNATED else opener is not Opener.LOWEST_DOUBLE
         )
+        #: Whether that double's holder may open with any tile of their hand.
+        self.holder_opens_any_tile = opener is Opener.HIGHEST_DOUBLE_HOLDER
         self.opening_plays: tuple[Play, ...] = tuple(Play(tile) for tile in self.tiles)
         #: Whether the designated opener may open with any tile (``opening_tile: any_tile``).
         self.opening_any_tile = rules.opening_tile is OpeningTile.ANY_TILE
         #: Whether the right to open passes on from a designated seat without a double
         #: to the next seat that holds one (``opener_lacks_double`` is given).
         self.right_to_open_passes = rules.opener_lacks_double is not None
+        nobody = rules.nobody_has_double
         #: Whether a hand nobody can open is dealt again (``nobody_has_double: redeal``),
-        #: rather than opened by the designated seat drawing until a double comes.
-        self.redeal_without_double = rules.nobody_has_double is NobodyHasDouble.REDEAL
+        #: rather than opened with the heaviest tile or by the designated seat drawing.
+        self.redeal_without_double = nobody is NobodyHasDouble.REDEAL
+        #: Whether the holder of the heaviest tile dealt opens with it instead.
+        self.heaviest_opens = nobody is NobodyHasDouble.HEAVIEST_TILE
+        #: Every tile's index, heaviest first: most pips, then the higher high half.
+        self.heaviest_first: tuple[int, ...] = tuple(
+            sorted(
+                range(len(self.tiles)),
+                key=lambda i: (self.tiles[i].pips, self.tiles[i].high),
+                reverse=True,
+            )
+        )
         #: Whether the opener also lays the next tile (``opener_plays_again``, SPEC 6.5).
         self.opener_plays_again = bool(rules.opener_plays_again)
         #: The rule that says which tiles may open, named when a wrong opening is refused.

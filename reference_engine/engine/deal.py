@@ -66,7 +66,9 @@ class Deal:
             tuple(sorted(tiles[seat * size : (seat + 1) * size])) for seat in range(players)
         )
         if designated is None and table.needs_designated:
-            designated = rng.randrange(players)
+            designated = (
+                lowest_drawn(table, players, rng) if table.lot_by_drawing else rng.randrange(players)
+            )
         return cls(hands=hands, boneyard=tuple(tiles[players * size :]), designated=designated)
 
     @classmethod
@@ -171,6 +173,24 @@ class Deal:
         if self.designated is not None:
             data["designated"] = self.designated
         return data
+
+
+def lowest_drawn(table: Compiled, players: int, rng: random.Random) -> int:
+    """The seat a lot by drawing names: each seat draws a tile, the fewest pips lead.
+
+    Seats tied for the lowest draw again from what is left (SPEC 6.2); the drawn
+    tiles then go back into the set, which is shuffled for the deal.
+    """
+    pool: list[int] = []
+    seats = list(range(players))
+    while len(seats) > 1:
+        if len(pool) < len(seats):
+            pool = list(range(len(table.tiles)))
+            rng.shuffle(pool)
+        drawn = [table.pips[pool.pop()] for _ in seats]
+        lowest = min(drawn)
+        seats = [seat for seat, pips in zip(seats, drawn, strict=True) if pips == lowest]
+    return seats[0]
 
 
 def _hand_size(table: Compiled, rules: Rules, players: int) -> int:

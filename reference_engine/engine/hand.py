@@ -70,6 +70,8 @@ class Hand:
         self._legal: tuple[AnyAction, ...] | None = None
         self._draw_for_double = False
         self._opening_tiles = 0
+        #: The rule that decided the opening tiles, named when another tile is refused.
+        self.opening_rule = self.table.opening_rule
         self.current = 0
         self.phase = _OPENING
 
@@ -243,9 +245,10 @@ class Hand:
             self._nobody_has_double()
             return
         double = dealt.bit_length() - 1 if highest else (dealt & -dealt).bit_length() - 1
+        any_tile = self.table.holder_opens_any_tile
         for seat, hand in enumerate(self._hands):
             if hand >> double & 1:
-                self._set_opening(seat, 1 << double)
+                self._set_opening(seat, hand if any_tile else 1 << double)
                 return
 
     def _designated(self) -> int:
@@ -258,8 +261,16 @@ class Hand:
         self._opening_tiles = tiles
 
     def _nobody_has_double(self) -> None:
-        if self.table.redeal_without_double:
+        table = self.table
+        if table.redeal_without_double:
             self._finish(Termination.REDEAL)
+            return
+        if table.heaviest_opens:
+            dealt = sum(self._hands)  # the hands are disjoint
+            heaviest = next(index for index in table.heaviest_first if dealt >> index & 1)
+            seat = next(s for s, hand in enumerate(self._hands) if hand >> heaviest & 1)
+            self._set_opening(seat, 1 << heaviest)
+            self.opening_rule = "nobody_has_double"
             return
         self._draw_for_double = True
         self.current = self._designated()

@@ -50,12 +50,12 @@ class Match:
         if not needs_designated(self.rules) or not self.hands:
             return None
         previous = self.hands[-1]
-        if previous.outcome is not None and previous.outcome.termination is Termination.REDEAL:
-            if self.rules.designated_opener is DesignatedOpener.BY_LOT_EACH_HAND:
-                return None
-            return self._designated
         rule = self.rules.designated_opener
-        if rule is DesignatedOpener.BY_LOT_THEN_ROTATE and self._designated is not None:
+        if previous.outcome is not None and previous.outcome.termination is Termination.REDEAL:
+            return self._designated if rule is not None and rule.rotates else None
+        if rule is None or not rule.rotates:
+            return None
+        if rule.rotates_from_designated and self._designated is not None:
             return (self._designated + 1) % self.players
         if rule is DesignatedOpener.BY_LOT_THEN_ROTATE_FROM_OPENER and previous.opener is not None:
             return (previous.opener + 1) % self.players

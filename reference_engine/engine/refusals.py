@@ -66,7 +66,7 @@ def _why_not_play(hand: Hand, play: Play) -> IllegalActionError:
             hand,
             Reason.WRONG_OPENING,
             f"{play.tile} cannot open this hand (open with: {allowed})",
-            hand.table.opening_rule,
+            hand.opening_rule,
         )
     if play.end is None:
         return refuse(

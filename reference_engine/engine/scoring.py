@@ -83,6 +83,8 @@ def score(
     losers = [total for side, total in enumerate(totals) if side != winner]
     if rules.points is Points.ALL_HANDS:
         won = sum(totals)
+    elif rules.points is Points.OPPONENTS:
+        won = sum(losers)
     elif rules.difference_among_several is DifferenceAmongSeveral.EACH_OPPONENT_MINUS_OWN:
         won = sum(total - own for total in losers)
     else:

@@ -171,9 +171,11 @@ PARAMETERS: tuple[Parameter, ...] = (
         kind=ValueKind.FLAG,
         spec="6.1",
         group=Group.OPENING,
-        # An opening double matters only when the opening needs a double (SPEC 6.1).
+        # An opening double matters only when the opening needs a double, and the
+        # double blank only when not only the top double opens (SPEC 6.1).
         applies=lambda r: (
-            r.opener is not Opener.DESIGNATED or r.opening_tile is not OpeningTile.ANY_TILE
+            r.opener is not Opener.TOP_DOUBLE
+            and (r.opener is not Opener.DESIGNATED or r.opening_tile is not OpeningTile.ANY_TILE)
         ),
         consumer=_COMPILED + "opening_doubles",
         about="Whether [0-0] counts as a double for choosing the opener and the opening tile.",

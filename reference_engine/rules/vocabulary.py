@@ -39,6 +39,8 @@ class Opener(TextEnum):
 
     HIGHEST_DOUBLE = "highest_double"
     LOWEST_DOUBLE = "lowest_double"
+    TOP_DOUBLE = "top_double"
+    HIGHEST_DOUBLE_HOLDER = "highest_double_holder"
     DESIGNATED = "designated"
 
 
@@ -48,6 +50,23 @@ class DesignatedOpener(TextEnum):
     BY_LOT_EACH_HAND = "by_lot_each_hand"
     BY_LOT_THEN_ROTATE = "by_lot_then_rotate"
     BY_LOT_THEN_ROTATE_FROM_OPENER = "by_lot_then_rotate_from_opener"
+    LOWEST_DRAWN_EACH_HAND = "lowest_drawn_each_hand"
+    LOWEST_DRAWN_THEN_ROTATE = "lowest_drawn_then_rotate"
+
+    @property
+    def drawn(self) -> bool:
+        """Whether the lot is made by drawing tiles, the lowest tile drawn leading."""
+        return self in (self.LOWEST_DRAWN_EACH_HAND, self.LOWEST_DRAWN_THEN_ROTATE)
+
+    @property
+    def rotates(self) -> bool:
+        """Whether later hands' openers follow round the table (a redeal keeps its opener)."""
+        return self not in (self.BY_LOT_EACH_HAND, self.LOWEST_DRAWN_EACH_HAND)
+
+    @property
+    def rotates_from_designated(self) -> bool:
+        """Whether a later hand's designated opener is the seat after the last one's."""
+        return self in (self.BY_LOT_THEN_ROTATE, self.LOWEST_DRAWN_THEN_ROTATE)
 
 
 class OpeningTile(TextEnum):
@@ -68,6 +87,7 @@ class NobodyHasDouble(TextEnum):
 
     REDEAL = "redeal"
     DESIGNATED_DRAWS_UNTIL_DOUBLE = "designated_draws_until_double"
+    HEAVIEST_TILE = "heaviest_tile"
 
 
 class DoublesPlacement(TextEnum):
@@ -176,6 +196,7 @@ class Points(TextEnum):
 
     DIFFERENCE = "difference"
     ALL_HANDS = "all_hands"
+    OPPONENTS = "opponents"
 
 
 class DifferenceAmongSeveral(TextEnum):

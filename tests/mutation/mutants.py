@@ -215,18 +215,20 @@ MUTANTS: tuple[Mutant, ...] = (
         "redeal",
         "engine/match.py",
         "Under a rotating designated opener, the redeal of a void hand passes the lot on.",
-        "            return self._designated\n",
-        "            return None if self._designated is None else "
-        "(self._designated + 1) % self.players\n",
+        "            return self._designated if rule is not None and rule.rotates else None\n",
+        "            return (\n"
+        "                None\n"
+        "                if self._designated is None or rule is None or not rule.rotates\n"
+        "                else (self._designated + 1) % self.players\n"
+        "            )\n",
     ),
     Mutant(
         "redeal-by-lot-keeps-designated",
         "redeal",
         "engine/match.py",
         "Under by_lot_each_hand, the redeal of a void hand must keep the same designated seat.",
-        "            if self.rules.designated_opener is DesignatedOpener.BY_LOT_EACH_HAND:\n"
-        "                return None\n",
-        "",
+        "            return self._designated if rule is not None and rule.rotates else None\n",
+        "            return self._designated\n",
     ),
     # ------------------------------------------------------------------ matching
     Mutant(

@@ -45,6 +45,11 @@ VARIANT_IDS = [
     "dutch",
     "german",
     "house",
+    "dominorules-com",
+    "cardsdicedominoes-com",
+    "xs4all-matador",
+    "matadore-19th-century",
+    "bonaludo-com",
 ]
 
 CATALOG = Catalog.shipped()
@@ -61,7 +66,7 @@ def gaps_on(resolved: Rules, rule: str) -> list[GapKind]:
 # --------------------------------------------------------------------------- validity
 
 
-def test_exactly_the_ten_variants_ship() -> None:
+def test_exactly_the_fifteen_variants_ship() -> None:
     assert sorted(CATALOG.ids()) == sorted(VARIANT_IDS)
 
 

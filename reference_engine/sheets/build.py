@@ -20,9 +20,10 @@ from .figures import (
     _sum_example,
     _sum_rows,
 )
-from .options import _gaps, _options, _sources
+from .options import _gaps, _notes, _options, _sources
 from .parts import ModeCard, Sheet
 from .sentences import _no_draw_notes, _reserves, mode_lines, mode_title, rule_sentences
+from .translations import PUBLICATIONS
 
 
 def command_line(rules: Rules, lang: str) -> str:
@@ -84,6 +85,7 @@ def build_sheet(
     """The rule sheet of ``rules`` in ``lang`` (``catalog`` resolves the other option values)."""
     tr = translator if translator is not None else Translator.for_language(lang)
     catalog = catalog if catalog is not None else Catalog.shipped()
+    already = len(tr.untranslated)  # a translator may serve several sheets
     tables = compiled(rules)
     teams = rules.partnership is Partnership.TWO_VS_TWO
     rows = _deal_rows(rules)
@@ -95,13 +97,24 @@ def build_sheet(
     if rules.applicable("difference_among_several") and not teams:
         scoring += rule_sentences(rules, "difference_among_several", tr)
     parents = [f"{parent}.yaml" for parent in reversed(rules.chain[:-1])]
+    title = tr.prose(rules.variant, "title", rules.title)
+    publication = tr.prose(
+        PUBLICATIONS,
+        rules.publication,
+        registry().publications.get(rules.publication, rules.publication),
+    )
+    options, gaps, notes = _options(rules, tr, catalog), _gaps(rules, tr), _notes(rules, tr)
+    sources = _sources(rules, tr)
+    untranslated = tuple(f"{variant}: {place}" for variant, place in tr.untranslated[already:])
     return Sheet(
         lang=lang,
         variant=rules.variant,
         tile_count=rules.tile_count,
-        title=" ".join(rules.title.split()),
-        publication=registry().publications.get(rules.publication, rules.publication),
+        title=title,
+        publication=publication,
         command=command_line(rules, lang),
+        untranslated=untranslated,
+        untranslated_note=tr.tn("sheet.untranslated", len(untranslated)) if untranslated else "",
         extends=tr.t("sheet.extends", parents=tr.join(parents, "and")) if parents else None,
         equipment=tuple(rule_sentences(rules, "max_pip", tr)),
         matadors_intro=tr.tn("rule.max_pip.matadors", len(matadors), sum=rules.line_sum),
@@ -116,6 +129,7 @@ def build_sheet(
         show_reserve=any(row.reserve for row in rows),
         deal_notes=tuple(deal_notes),
         opening=tuple(_opening(rules, tr)),
+        sum_heading=tr.t("heading.sum_rule_sevens" if rules.line_sum == 7 else "heading.sum_rule"),
         sum_rule=(tr.t("rule.max_pip.line_sum", sum=rules.line_sum),),
         sum_example=_sum_example(rules, tr),
         sum_rows=_sum_rows(rules, tables, tr),
@@ -138,9 +152,10 @@ def build_sheet(
         scoring=tuple(scoring),
         examples=_examples(rules, tr),
         target=tuple(rule_sentences(rules, "target", tr)),
-        options=_options(rules, tr, catalog),
-        gaps=_gaps(rules, tr),
-        sources=_sources(rules, tr),
+        options=options,
+        gaps=gaps,
+        notes=notes,
+        sources=sources,
     )
 
 

@@ -27,6 +27,7 @@ from typing import Any
 from ..rules.errors import RulesError
 from ..rules.yamldoc import parse_yaml
 from . import LANGUAGES
+from .translations import lookup, normalize
 
 CATALOGUE_DIR = Path(__file__).resolve().parent / "catalogues"
 
@@ -141,12 +142,15 @@ def load_entries(lang: str) -> Mapping[str, Entry]:
 class Translator:
     """Looks sentences up in one language's catalogue and fills in their fields.
 
-    ``used`` records every key looked up, so tests can check what a sheet needs.
+    ``used`` records every key looked up, so tests can check what a sheet needs;
+    ``untranslated`` every place of a variant's prose printed in English for
+    want of a fresh translation (see :meth:`prose`).
     """
 
     lang: str
     entries: Mapping[str, Entry]
     used: set[str] = field(default_factory=set)
+    untranslated: list[tuple[str, str]] = field(default_factory=list)
 
     @classmethod
     def for_language(cls, lang: str) -> Translator:
@@ -175,6 +179,21 @@ class Translator:
         category = PLURAL_RULES[self.lang](count)
         form = entry.get(category, entry["other"])
         return form.format(count=count, **params)
+
+    def prose(self, variant: str, place: str, english: str) -> str:
+        """A variant's own English text at ``place`` of ``variant``, in this language.
+
+        The translation comes from the prose store (:mod:`.translations`); when
+        it is missing or stale, the English is printed marked as such
+        (``prose.untranslated``) and the place is added to ``untranslated``.
+        """
+        if self.lang == "en":
+            return normalize(english)
+        text = lookup(self.lang, variant, place, english)
+        if text is not None:
+            return text
+        self.untranslated.append((variant, place))
+        return self.t("prose.untranslated", text=normalize(english))
 
     def join(self, items: Iterable[str], last: str = "or") -> str:
         """``a, b or c`` (``last`` is ``or`` or ``and``) in this language."""

@@ -1,7 +1,10 @@
-"""The options table, the "agree before you play" box and the sources.
+"""The options table, the "agree before you play" box, the notes and the sources.
 
-Each option with the value in force and what the other values would change,
-the gaps in the source behind a value in force, and the publications cited.
+Each option with its summary, the value in force and what the other values
+would change, the gaps in the source behind a value in force (what the source
+leaves open, the reading taken, why, and the other readings), the variant's
+notes, and the publications cited. The variant's own prose is printed in the
+sheet's language through :meth:`.catalogue.Translator.prose`.
 """
 
 from __future__ import annotations
@@ -12,8 +15,9 @@ from ..rules import Catalog, Citation, Gap, MatadorMode, Rules, RulesError, regi
 from ..rules.parameters import NAMES
 from ..rules.vocabulary import DrawWhen
 from .catalogue import Translator
-from .parts import GapItem, OptionRow, SourceItem
+from .parts import Alternative, GapItem, NoteItem, OptionRow, OptionValueRow, SourceItem
 from .sentences import mode_summary, rule_sentences
+from .translations import PUBLICATIONS
 
 
 def _changed_rules(option_values: Iterable[tuple[str, ...]]) -> list[str]:
@@ -62,7 +66,7 @@ def _distinct(
 
 
 def _options(rules: Rules, tr: Translator, catalog: Catalog) -> tuple[OptionRow, ...]:
-    """Each option with the value in force and the others, each with what it changes.
+    """Each option with its summary, the value in force and the others, each with what it changes.
 
     Where an option changes the matador modes, only the modes that differ
     between its values are stated.
@@ -71,7 +75,7 @@ def _options(rules: Rules, tr: Translator, catalog: Catalog) -> tuple[OptionRow,
     for option in rules.options:
         in_force = rules.chosen[option.name]
         changed = _changed_rules(value.changes for value in option.values)
-        alternatives: list[tuple[str, Rules | None]] = []
+        resolved: dict[str, Rules | None] = {}
         for value in option.values:
             if value.name == in_force:
                 continue
@@ -79,28 +83,35 @@ def _options(rules: Rules, tr: Translator, catalog: Catalog) -> tuple[OptionRow,
                 other = catalog.resolve(rules.variant, {**rules.chosen, option.name: value.name})
             except RulesError:
                 other = None
-            alternatives.append((value.name, other))
-        resolved = [other.matador_modes for _, other in alternatives if other is not None]
-        others = tuple(
-            (
-                name,
-                ""
-                if other is None
-                else _summary(
-                    other, changed, tr, _distinct(other.matador_modes, [rules.matador_modes])
+            resolved[value.name] = other
+        modes = [other.matador_modes for other in resolved.values() if other is not None]
+        values = {}
+        for value in option.values:
+            if value.name == in_force:
+                text = _summary(rules, changed, tr, _distinct(rules.matador_modes, modes))
+            else:
+                other = resolved[value.name]
+                text = (
+                    ""
+                    if other is None
+                    else _summary(
+                        other, changed, tr, _distinct(other.matador_modes, [rules.matador_modes])
+                    )
                 )
-                or tr.t("options.no_effect"),
+            place = f"options.{option.name}.values.{value.name}.summary"
+            values[value.name] = OptionValueRow(
+                name=value.name,
+                summary=tr.prose(option.variant, place, value.summary),
+                rules=text or tr.t("options.no_effect"),
             )
-            for name, other in alternatives
-        )
         rows.append(
             OptionRow(
                 name=option.name,
+                summary=tr.prose(option.variant, f"options.{option.name}.summary", option.summary),
                 value=in_force,
                 marker=tr.t("options.default" if in_force == option.default else "options.chosen"),
-                text=_summary(rules, changed, tr, _distinct(rules.matador_modes, resolved))
-                or tr.t("options.no_effect"),
-                others=others,
+                in_force=values[in_force],
+                others=tuple(row for name, row in values.items() if name != in_force),
             )
         )
     return tuple(rows)
@@ -122,15 +133,39 @@ def _gaps(rules: Rules, tr: Translator) -> tuple[GapItem, ...]:
     items = []
     for gap in shown_gaps(rules):
         names = [name for name in gap.rules if _relevant(rules, name)] or list(gap.rules)
+        place = f"gaps.{gap.id}"
         items.append(
             GapItem(
                 label=" · ".join(tr.t(f"label.{name}") for name in names),
                 kind=tr.t(f"agree.kind.{gap.kind}"),
-                about=" ".join(gap.about.split()) if tr.lang == "en" else None,
-                plays=_summary(rules, names, tr),
-                options=tuple(
-                    f"--option {alt.option}" for alt in gap.alternatives if alt.option is not None
+                about=tr.prose(gap.variant, f"{place}.about", gap.about),
+                reading=tr.prose(gap.variant, f"{place}.reading", gap.reading),
+                why=tr.prose(gap.variant, f"{place}.why", gap.why),
+                alternatives=tuple(
+                    Alternative(
+                        text=tr.prose(
+                            gap.variant, f"{place}.alternatives.{index}", alt.description
+                        ),
+                        option=None if alt.option is None else f"--option {alt.option}",
+                    )
+                    for index, alt in enumerate(gap.alternatives)
                 ),
+            )
+        )
+    return tuple(items)
+
+
+def _notes(rules: Rules, tr: Translator) -> tuple[NoteItem, ...]:
+    """The notes of the variant and of those it extends (base first, each in file order)."""
+    items = []
+    counted: dict[str, int] = {}
+    for note in rules.notes:
+        index = counted.get(note.variant, 0)
+        counted[note.variant] = index + 1
+        items.append(
+            NoteItem(
+                kind=tr.t(f"note.kind.{note.kind}"),
+                text=tr.prose(note.variant, f"notes.{index}", note.text),
             )
         )
     return tuple(items)
@@ -156,7 +191,7 @@ def _sources(rules: Rules, tr: Translator) -> tuple[SourceItem, ...]:
     titles = registry().publications
     return tuple(
         SourceItem(
-            title=titles.get(publication, publication),
+            title=tr.prose(PUBLICATIONS, publication, titles.get(publication, publication)),
             passages=tuple(
                 tr.t(
                     "sources.passage",

@@ -50,14 +50,32 @@ class ModeCard:
 
 
 @dataclass(frozen=True)
-class OptionRow:
-    """An option: the value in force with what it means, and the other values."""
+class OptionValueRow:
+    """One value of an option: its summary and what it changes, in the rules' own sentences."""
 
     name: str
+    summary: str
+    rules: str
+
+
+@dataclass(frozen=True)
+class OptionRow:
+    """An option: what it decides, the value in force and the other values."""
+
+    name: str
+    summary: str
     value: str
     marker: str
+    in_force: OptionValueRow
+    others: tuple[OptionValueRow, ...]
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """Another reading of a gap, and the option that plays it (if the variant offers one)."""
+
     text: str
-    others: tuple[tuple[str, str], ...]
+    option: str | None
 
 
 @dataclass(frozen=True)
@@ -66,9 +84,18 @@ class GapItem:
 
     label: str
     kind: str
-    about: str | None
-    plays: str
-    options: tuple[str, ...]
+    about: str
+    reading: str
+    why: str
+    alternatives: tuple[Alternative, ...]
+
+
+@dataclass(frozen=True)
+class NoteItem:
+    """A note of the variant that states no rule: a custom, advice, a name, history..."""
+
+    kind: str
+    text: str
 
 
 @dataclass(frozen=True)
@@ -89,6 +116,8 @@ class Sheet:
     title: str
     publication: str
     command: str
+    untranslated: tuple[str, ...]
+    untranslated_note: str
     extends: str | None
     equipment: tuple[str, ...]
     matadors_intro: str
@@ -98,6 +127,7 @@ class Sheet:
     show_reserve: bool
     deal_notes: tuple[str, ...]
     opening: tuple[str, ...]
+    sum_heading: str
     sum_rule: tuple[str, ...]
     sum_example: Diagram | None
     sum_rows: tuple[SumRow, ...]
@@ -111,15 +141,19 @@ class Sheet:
     target: tuple[str, ...]
     options: tuple[OptionRow, ...]
     gaps: tuple[GapItem, ...]
+    notes: tuple[NoteItem, ...]
     sources: tuple[SourceItem, ...]
 
 
 __all__ = [
+    "Alternative",
     "DealRow",
     "Diagram",
     "GapItem",
     "ModeCard",
+    "NoteItem",
     "OptionRow",
+    "OptionValueRow",
     "Sheet",
     "SourceItem",
     "SumRow",

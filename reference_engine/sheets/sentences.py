@@ -29,10 +29,16 @@ def _set_name(tr: Translator, max_pip: int) -> str:
 
 
 def _per_players_text(tr: Translator, key: str, rules: Rules, name: str) -> str:
+    """A per-player-count number as one sentence: the same for all, or listed by count."""
     value = getattr(rules, name)
-    return tr.t("list.separator").join(
-        tr.tn(key, value.for_players(players), players=players) for players in rules.players
-    )
+    counts = [value.for_players(players) for players in rules.players]
+    if len(set(counts)) == 1:
+        return tr.tn(f"{key}.same", counts[0])
+    items = [
+        tr.tn(f"{key}.by_players", count, players=players)
+        for players, count in zip(rules.players, counts, strict=True)
+    ]
+    return tr.t(f"{key}.listed", list=tr.join(items, "and"))
 
 
 def _reserves(rules: Rules) -> list[int]:
@@ -72,19 +78,22 @@ def rule_sentences(rules: Rules, name: str, tr: Translator, *, short: bool = Fal
         return [tr.t("rule.players", players=tr.join(str(n) for n in rules.players))]
     if name == "hand_size":
         if short:
-            return [_per_players_text(tr, "rule.hand_size.by_players", rules, name)]
+            return [_per_players_text(tr, "rule.hand_size", rules, name)]
         return [tr.t("rule.hand_size.dealt")]
     if name == "reserve":
         reserves = _reserves(rules)
+        notes = _no_draw_notes(rules, tr) if short else []
         if not any(reserves):
-            return [tr.t("rule.reserve.none")] + (_no_draw_notes(rules, tr) if short else [])
+            # In short, a deal with nothing to draw for every player count says just that.
+            everyone = short and len(notes) == len(rules.players)
+            return ([] if everyone else [tr.t("rule.reserve.none")]) + notes
         if len(set(reserves)) == 1:
             kept = [tr.tn("rule.reserve.kept", reserves[0])]
         elif short:
-            kept = [_per_players_text(tr, "rule.reserve.by_players", rules, name)]
+            kept = [_per_players_text(tr, "rule.reserve", rules, name)]
         else:
             kept = [tr.t("rule.reserve.kept_table")]
-        return kept + (_no_draw_notes(rules, tr) if short else [])
+        return kept + notes
     if name == "doubles":
         d = min(3, rules.max_pip)
         return [tr.t(value_key(name, rules.doubles), d=d, need=rules.line_sum - d)]

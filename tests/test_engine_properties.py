@@ -191,14 +191,17 @@ def orientations_of(tile: Tile) -> list[tuple[int, int]]:
     return [(tile.low, tile.high), (tile.high, tile.low)]
 
 
-def model_placements(rules: Rules, end: End, tile: Tile) -> dict[tuple[Shape, int | None], End]:
-    """SPEC section 7.4: every placement of ``tile`` on ``end`` and the end it leaves.
+def model_placements(
+    rules: Rules, end: End, tile: Tile
+) -> dict[tuple[Shape, int | None], tuple[End, ...]]:
+    """SPEC section 7.4: every placement of ``tile`` on ``end`` and the ends it leaves.
 
     A placement is keyed by its identity less the tile and end (section 1,
-    "Placement"): its shape and open value.
+    "Placement"): its shape and open value. It leaves one end in place of
+    ``end``, and under ``open: two_ends`` a second one after the line's last.
     """
     line_sum = rules.max_pip + 1  # section 1, "Line sum"
-    found: dict[tuple[Shape, int | None], End] = {}
+    found: dict[tuple[Shape, int | None], tuple[End, ...]] = {}
     # Section 7.2: ``doubles`` has one value, inline, and a double is then an
     # ordinary tile with one orientation (orientations_of).
     assert rules.doubles is DoublesPlacement.INLINE
@@ -206,7 +209,7 @@ def model_placements(rules: Rules, end: End, tile: Tile) -> dict[tuple[Shape, in
     def by_match_rule() -> None:  # section 7.1 (and 7.2), and the match attachment of 7.4 step 3
         for half, outer in orientations_of(tile):
             if admits(end, half, line_sum):
-                found[(Shape.INLINE, outer)] = plain(outer)
+                found[(Shape.INLINE, outer)] = (plain(outer),)
 
     if not is_matador(rules, tile):  # section 7.4, step 1
         by_match_rule()
@@ -235,20 +238,23 @@ def model_placements(rules: Rules, end: End, tile: Tile) -> dict[tuple[Shape, in
             for half, outer in orientations_of(tile)
             if mode.fit is Fit.FREE or admits(end, half, line_sum)
         ]
-        candidates: list[tuple[tuple[Shape, int | None], tuple[int, ...]]] = []
+        candidates: list[tuple[tuple[Shape, int | None], tuple[tuple[int, ...], ...]]] = []
         if mode.shape is Shape.CROSSWISE and eligible:  # step 4, third bullet: once, no open value
-            if mode.open is OpenValues.BOTH_HALVES:
-                values = tuple(sorted({tile.low, tile.high}))
+            if mode.open is OpenValues.TWO_ENDS:  # the lower half here, the higher a new end
+                candidates.append(((Shape.CROSSWISE, None), ((tile.low,), (tile.high,))))
+            elif mode.open is OpenValues.BOTH_HALVES:
+                both = tuple(sorted({tile.low, tile.high}))
+                candidates.append(((Shape.CROSSWISE, None), (both,)))
             else:
                 assert mode.open is OpenValues.COVERED_VALUE
-                values = end.values
-            candidates.append(((Shape.CROSSWISE, None), values))
+                candidates.append(((Shape.CROSSWISE, None), (end.values,)))
         elif mode.shape is not Shape.CROSSWISE:  # step 4, second bullet: one per orientation
             assert mode.open is OpenValues.OUTER_HALF  # coherence (section 7.3)
-            candidates.extend(((mode.shape, outer), (outer,)) for _, outer in eligible)
-        for key, values in candidates:
+            candidates.extend(((mode.shape, outer), ((outer,),)) for _, outer in eligible)
+        for key, shown in candidates:
             # Step 4, last bullet: the new end's match rule and access are the mode's ``leaves``.
-            new_end = End(values, mode.leaves.match, mode.leaves.matadors)
+            leaves = mode.leaves
+            new_end = tuple(End(values, leaves.match, leaves.matadors) for values in shown)
             # Section 7.4, step 5: one identity, one placement; coherence makes the ends equal.
             assert found.setdefault(key, new_end) == new_end, (tile, end, key)
     return found
@@ -363,10 +369,13 @@ class HandModel:
                 seat = self._holder(double)
                 if seat is not None:
                     # ``highest_double_holder``: the holder leads any tile of their hand.
-                    self.current, self.openings = seat, (
-                        [Play(tile) for tile in self.hands[seat]]
-                        if rules.opener is Opener.HIGHEST_DOUBLE_HOLDER
-                        else [Play(double)]
+                    self.current, self.openings = (
+                        seat,
+                        (
+                            [Play(tile) for tile in self.hands[seat]]
+                            if rules.opener is Opener.HIGHEST_DOUBLE_HOLDER
+                            else [Play(double)]
+                        ),
                     )
                     return
         else:
@@ -409,7 +418,7 @@ class HandModel:
         return [
             Play(tile, end, shape, open_value)
             for tile in tiles
-            for end in (0, 1)
+            for end in range(len(self.ends))
             for shape, open_value in model_placements(self.rules, self.ends[end], tile)
         ]
 
@@ -488,6 +497,8 @@ class HandModel:
         if isinstance(action, Play):
             if (action.end is None) != opening:
                 return Reason.NO_SUCH_END
+            if action.end is not None and action.end >= len(self.ends):  # not an open end
+                return Reason.NO_SUCH_END
             if action.tile not in held:
                 return Reason.TILE_NOT_IN_HAND
             if opening:
@@ -560,9 +571,9 @@ class HandModel:
         else:
             # Section 7.4: the placement replaces its end; the other end is unchanged.
             key = (action.shape, action.open)
-            self.ends[action.end] = model_placements(
-                self.rules, self.ends[action.end], action.tile
-            )[key]
+            here, *beside = model_placements(self.rules, self.ends[action.end], action.tile)[key]
+            self.ends[action.end] = here
+            self.ends.extend(beside)  # ``open: two_ends``: the line gains an end
         if not self.hands[seat]:  # section 9, "Domino" (section 6.5: the opening tile included)
             self.over, self.termination, self.went_out = True, Termination.DOMINO, seat
         elif action.end is None and self.rules.opener_plays_again:  # section 6.5, ``true``
@@ -590,7 +601,7 @@ def every_action(max_pip: int) -> tuple[AnyAction, ...]:
     actions: list[AnyAction] = [DRAW, PASS]
     for tile in full_set(max_pip):
         actions.append(Play(tile))
-        for end in (0, 1):
+        for end in (0, 1, 2):  # end 2 exists only after a two_ends matador
             actions.append(Play(tile, end, Shape.CROSSWISE, None))
             for half in sorted({tile.low, tile.high}):
                 actions.append(Play(tile, end, Shape.INLINE, half))

@@ -55,7 +55,7 @@ IDS = [f"{v}-{'+'.join(f'{k}={x}' for k, x in c) or 'defaults'}-{p}p" for v, c, 
 
 def test_every_variant_and_option_value_is_smoke_tested() -> None:
     variants = {variant for variant, _, _ in CONFIGS}
-    assert variants == set(Catalog.shipped().ids()) and len(variants) == 10
+    assert variants == set(Catalog.shipped().ids()) and len(variants) == 15
     for variant in variants:
         for option in resolved(variant, ()).options:
             for value in option.values:

@@ -32,7 +32,7 @@ tiles = st.builds(Tile.of, halves, halves)
 @st.composite
 def plays(draw: st.DrawFn) -> Play:
     tile = draw(tiles)
-    end = draw(st.sampled_from([None, 0, 1]))
+    end = draw(st.one_of(st.sampled_from([None, 0, 1]), st.integers(2, 99)))
     if end is None:
         return Play(tile)
     shape = draw(st.sampled_from(list(Shape)))
@@ -114,6 +114,10 @@ def test_every_tile_writing_reads_as_the_same_action(play: Play, data: st.DataOb
         ("2-5@R^5", Play(Tile(2, 5), 1, Shape.CROSSWISE_OFFSET, 5)),
         ("[5|2]@R^2", Play(Tile(2, 5), 1, Shape.CROSSWISE_OFFSET, 2)),
         ("10-3@L:10", Play(Tile(3, 10), 0, Shape.INLINE, 10)),
+        ("1-6@E2:6", Play(Tile(1, 6), 2, Shape.INLINE, 6)),
+        ("3-4@E12x", Play(Tile(3, 4), 12, Shape.CROSSWISE, None)),
+        ("2-5@E0:5", Play(Tile(2, 5), 0, Shape.INLINE, 5)),
+        ("2-5@E1x", Play(Tile(2, 5), 1, Shape.CROSSWISE, None)),
         ("draw", DRAW),
         ("DRAW", DRAW),
         ("Draw", DRAW),
@@ -219,8 +223,8 @@ def test_tile_parse_refuses_garbage(text: str) -> None:
     [
         ((Tile(2, 5), None, Shape.CROSSWISE, None), "opening tile"),
         ((Tile(2, 5), None, Shape.INLINE, 5), "opening tile"),
-        ((Tile(2, 5), 2, Shape.INLINE, 5), "not 0 .L. or 1 .R."),
-        ((Tile(2, 5), -1, Shape.INLINE, 5), "not 0 .L. or 1 .R."),
+        ((Tile(2, 5), 100, Shape.INLINE, 5), "not an end number"),
+        ((Tile(2, 5), -1, Shape.INLINE, 5), "not an end number"),
         ((Tile(2, 5), 0, Shape.INLINE, None), "crosswise"),
         ((Tile(2, 5), 0, Shape.CROSSWISE_OFFSET, None), "crosswise"),
         ((Tile(2, 5), 0, Shape.CROSSWISE, 5), "crosswise"),
@@ -254,7 +258,7 @@ def test_any_text_is_an_action_or_a_notation_error(text: str) -> None:
 
 
 def test_canonical_order_of_the_notation() -> None:
-    # Plays by tile (low, then high), end (L before R), shape (inline, crosswise,
+    # Plays by tile (low, then high), end (L, R, E2, ... by number), shape (inline, crosswise,
     # offset), open value; then draw; then pass. The opening tile has no end.
     ordered = [
         "0-6",
@@ -265,6 +269,8 @@ def test_canonical_order_of_the_notation() -> None:
         "1-6@L^6",
         "1-6@R:1",
         "1-6@Rx",
+        "1-6@E2:6",
+        "1-6@E10x",
         "2-2@L:2",
         "2-5@R:5",
         "2-6@L:6",

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from ..engine.actions import Action
+from ..engine.actions import Action, end_name
 from ..engine.deal import Deal
 from ..engine.hand import Hand
 from ..engine.match import Match
@@ -100,9 +100,7 @@ class _Reference:
             return ""
         if hand.is_over:
             return "the hand is over"
-        ends = " ".join(
-            f"{side}:{end.notation}" for side, end in zip("LR", hand.ends, strict=False)
-        )
+        ends = " ".join(f"{end_name(n)}:{end.notation}" for n, end in enumerate(hand.ends))
         held = " ".join(str(tile) for tile in hand.hand_of(hand.current))
         parts = [f"ends {ends}" if ends else "no tile down yet"]
         parts.append(f"seat {hand.current} to act holds {held}")

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.actions import Action, AnyAction, Play
+from ..engine.actions import Action, AnyAction, Play, end_number
 from ..engine.compiled import compiled
 from ..engine.hand import Hand
 from ..engine.tiles import Tile
@@ -99,14 +99,16 @@ def _candidates(hand: Hand, text: str) -> list[AnyAction]:
     """The actions a proposal names: one exact action, or every way of playing a tile on an end."""
     partial = PARTIAL_PATTERN.match(text.strip())
     if partial:
-        tile, end = Tile.parse(partial["tile"]), "LR".index(partial["end"])
+        tile, end = Tile.parse(partial["tile"]), end_number(partial["end"])
         table = compiled(hand.rules)
         index = table.index.get(tile)
         if index is None:
             return []
-        kind = hand.end_kinds[end]
+        ways: list[AnyAction] = []
+        if end < len(hand.end_kinds):
+            ways = [play for play, _ in table.moves_on(end)[hand.end_kinds[end]][index]]
         # With no way to play the tile there, ask about one, to learn why not.
-        return [play for play, _ in table.moves[end][kind][index]] or [
+        return ways or [
             Play(tile, end, Shape.INLINE, tile.high)
         ]
     return [Action.parse(text)]

@@ -24,6 +24,17 @@ from ..rules.vocabulary import Shape
 from .tiles import Tile
 
 END_NAMES = ("L", "R")
+
+
+def end_name(end: int) -> str:
+    """How the notation writes end number ``end``: ``L``, ``R``, then ``E2``, ``E3``..."""
+    return END_NAMES[end] if end < 2 else f"E{end}"
+
+
+def end_number(name: str) -> int:
+    """The end a written end names (``L``, ``R``, ``E2``...; ``E0`` and ``E1`` are L and R)."""
+    return END_NAMES.index(name) if name in END_NAMES else int(name[1:])
+
 _SHAPE_ORDER = {Shape.INLINE: 0, Shape.CROSSWISE: 1, Shape.CROSSWISE_OFFSET: 2}
 
 
@@ -43,8 +54,8 @@ class Play:
             if self.shape is not Shape.INLINE or self.open is not None:
                 raise NotationError("the opening tile has no end, shape or open value")
             return
-        if self.end not in (0, 1):
-            raise NotationError(f"end {self.end!r} is not 0 (L) or 1 (R)")
+        if isinstance(self.end, bool) or not isinstance(self.end, int) or not 0 <= self.end < 100:
+            raise NotationError(f"end {self.end!r} is not an end number (0 is L, 1 is R)")
         if (self.shape is Shape.CROSSWISE) != (self.open is None):
             raise NotationError("a crosswise play has no open value; other plays have one")
         if self.open is not None and self.open not in self.tile:
@@ -69,7 +80,7 @@ class Play:
     def __str__(self) -> str:
         if self.end is None:
             return str(self.tile)
-        end = END_NAMES[self.end]
+        end = end_name(self.end)
         if self.shape is Shape.INLINE:
             return f"{self.tile}@{end}:{self.open}"
         if self.shape is Shape.CROSSWISE:
@@ -138,7 +149,7 @@ class Action:
         tile = Tile.parse(found["tile"])
         if found["end"] is None:
             return Play(tile)
-        end = END_NAMES.index(found["end"])
+        end = end_number(found["end"])
         if found["cross"]:
             return Play(tile, end, Shape.CROSSWISE, None)
         if found["offset"] is not None:

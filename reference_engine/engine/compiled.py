@@ -109,11 +109,16 @@ def orientations(tile: Tile) -> tuple[tuple[int, int], ...]:
 
 
 class Effect(NamedTuple):
-    """What putting down one compiled placement does: the end, the tile's bit, the new end."""
+    """What putting down one compiled placement does: the end, the tile's bit, the new end.
+
+    ``adds`` is the kind of the end a crosswise matador with ``open: two_ends``
+    opens beside it (its higher half), or -1 when the line gains no end.
+    """
 
     end: int
     bit: int
     leaves: int
+    adds: int = -1
 
 
 def _per_players(value: PerPlayers, counts: Iterable[int]) -> dict[int, int]:
@@ -175,13 +180,8 @@ class Compiled:
         #: Whether the holder of the heaviest tile dealt opens with it instead.
         self.heaviest_opens = nobody is NobodyHasDouble.HEAVIEST_TILE
         #: Every tile's index, heaviest first: most pips, then the higher high half.
-        self.heaviest_first: tuple[int, ...] = tuple(
-            sorted(
-                range(len(self.tiles)),
-                key=lambda i: (self.tiles[i].pips, self.tiles[i].high),
-                reverse=True,
-            )
-        )
+        weight = {index: (tile.pips, tile.high) for index, tile in enumerate(self.tiles)}
+        self.heaviest_first = tuple(sorted(weight, key=weight.__getitem__, reverse=True))
         #: Whether the opener also lays the next tile (``opener_plays_again``, SPEC 6.5).
         self.opener_plays_again = bool(rules.opener_plays_again)
         #: The rule that says which tiles may open, named when a wrong opening is refused.
@@ -189,8 +189,11 @@ class Compiled:
         # ---- end kinds and placements (SPEC section 7)
         self.kinds: list[OpenEnd] = []
         self.kind_id: dict[OpenEnd, int] = {}
-        # moves[end][kind][tile] -> ((Play, new kind id), ...), in canonical order
-        self.moves: tuple[list[list[tuple[tuple[Play, int], ...]]], ...] = ([], [])
+        # moves[end][kind][tile] -> ((Play, new kind id), ...), in canonical order; the
+        # ends after R (only under ``open: two_ends``) are added by moves_on().
+        self.moves: list[list[list[tuple[tuple[Play, int], ...]]]] = [[], []]
+        #: kind -> tile index -> (shape, open value) -> the kind of the end it adds.
+        self._adds: list[list[dict[tuple[Shape, int | None], int]]] = []
         self.fits: list[int] = []
         for value in range(rules.max_pip + 1):
             self.kind(OpenEnd.plain(value))
@@ -202,15 +205,11 @@ class Compiled:
         #: id() of every Play in ``moves`` -> its :class:`Effect`. The key is the
         #: object's identity, not its value: a placement is found here only as the
         #: very object this table built (and keeps alive in ``moves``).
-        self.effects: dict[int, Effect] = {
-            id(play): Effect(end, 1 << index, leaves)
-            for end, by_kind in enumerate(self.moves)
-            for by_tile in by_kind
-            for index, entries in enumerate(by_tile)
-            for play, leaves in entries
-        }
-        #: (left kind, right kind) -> per tile, its placements on both ends (built on demand).
-        self._both_ends: dict[tuple[int, int], list[tuple[Play, ...]]] = {}
+        self.effects: dict[int, Effect] = {}
+        for end in (0, 1):
+            self._register(end)
+        #: The kinds of the open ends -> per tile, its placements on them (built on demand).
+        self._both_ends: dict[tuple[int, ...], list[tuple[Play, ...]]] = {}
         # ---- the turn (SPEC section 8)
         draw_when, pass_when = rules.draw_when, rules.pass_when
         #: Whether anyone ever draws in play (``draw_when`` is not ``never``).
@@ -269,15 +268,15 @@ class Compiled:
 
     # ---- the legal placements of a hand (the hot path)
 
-    def placements_of(self, mask: int, left: int, right: int) -> tuple[Play, ...]:
-        """Every placement of the tiles in ``mask`` on ends of kinds ``left`` and ``right``.
+    def placements_of(self, mask: int, ends: tuple[int, ...]) -> tuple[Play, ...]:
+        """Every placement of the tiles in ``mask`` on open ends of kinds ``ends``.
 
-        In canonical order: by tile, then end 0 before end 1, then shape and
-        open value. Tiles with no placement add nothing.
+        In canonical order: by tile, then end (0, 1, then any later end), then
+        shape and open value. Tiles with no placement add nothing.
         """
-        both = self._both_ends.get((left, right))
+        both = self._both_ends.get(ends)
         if both is None:
-            both = self._build_both_ends(left, right)
+            both = self._build_both_ends(ends)
         low = mask & -mask
         if low == mask:  # a single tile, or none: its placements are ready-made
             return both[low.bit_length() - 1] if mask else ()
@@ -288,15 +287,44 @@ class Compiled:
             mask ^= low
         return tuple(found)
 
-    def _build_both_ends(self, left: int, right: int) -> list[tuple[Play, ...]]:
-        left_moves, right_moves = self.moves[0][left], self.moves[1][right]
+    def _build_both_ends(self, ends: tuple[int, ...]) -> list[tuple[Play, ...]]:
+        on = [self.moves_on(end)[kind] for end, kind in enumerate(ends)]
         both = [
-            tuple(play for play, _ in left_moves[index])
-            + tuple(play for play, _ in right_moves[index])
+            tuple(play for by_tile in on for play, _ in by_tile[index])
             for index in range(len(self.tiles))
         ]
-        self._both_ends[(left, right)] = both
+        self._both_ends[ends] = both
         return both
+
+    def moves_on(self, end: int) -> list[list[tuple[tuple[Play, int], ...]]]:
+        """``moves[end]``: per kind and tile, the placements on end number ``end``.
+
+        Ends 0 and 1 are built with the table; a later end (a line that a
+        crosswise matador gave a third end) gets its Play objects on first use.
+        """
+        while len(self.moves) <= end:
+            number = len(self.moves)
+            self.moves.append(
+                [
+                    [
+                        tuple((Play(p.tile, number, p.shape, p.open), new) for p, new in entries)
+                        for entries in by_tile
+                    ]
+                    for by_tile in self.moves[0]
+                ]
+            )
+            self._register(number)
+        return self.moves[end]
+
+    def _register(self, end: int) -> None:
+        """Record the :class:`Effect` of every placement on end number ``end``."""
+        for kind, by_tile in enumerate(self.moves[end]):
+            for index, entries in enumerate(by_tile):
+                adds = self._adds[kind][index]
+                for play, leaves in entries:
+                    self.effects[id(play)] = Effect(
+                        end, 1 << index, leaves, adds.get((play.shape, play.open), -1)
+                    )
 
     # ---- end kinds
 
@@ -318,13 +346,19 @@ class Compiled:
             fits = 0
             per_tile: list[tuple[tuple[Play, int], ...]] = []
             per_tile_right: list[tuple[tuple[Play, int], ...]] = []
+            adds: list[dict[tuple[Shape, int | None], int]] = []
             for index, tile in enumerate(self.tiles):
                 left: list[tuple[Play, int]] = []
                 right: list[tuple[Play, int]] = []
-                for (shape, open_value), new_end in self.placements(end, tile).items():
+                added: dict[tuple[Shape, int | None], int] = {}
+                for key, (new_end, extra) in self.placement_effects(end, tile).items():
+                    shape, open_value = key
                     new_kind = self.kind(new_end)
+                    if extra is not None:
+                        added[key] = self.kind(extra)
                     left.append((Play(tile, 0, shape, open_value), new_kind))
                     right.append((Play(tile, 1, shape, open_value), new_kind))
+                adds.append(added)
                 if left:
                     fits |= 1 << index
                 order = sorted(range(len(left)), key=lambda i: left[i][0].sort_key())
@@ -332,6 +366,7 @@ class Compiled:
                 per_tile_right.append(tuple(right[i] for i in order))
             self.moves[0].append(per_tile)
             self.moves[1].append(per_tile_right)
+            self._adds.append(adds)
             self.fits.append(fits)
             done += 1
 
@@ -339,22 +374,29 @@ class Compiled:
 
     def placements(self, end: OpenEnd, tile: Tile) -> dict[tuple[Shape, int | None], OpenEnd]:
         """Every placement of ``tile`` on ``end``: (shape, open value) -> the end it leaves."""
-        found: dict[tuple[Shape, int | None], OpenEnd] = {}
+        return {key: new_end for key, (new_end, _) in self.placement_effects(end, tile).items()}
+
+    def placement_effects(
+        self, end: OpenEnd, tile: Tile
+    ) -> dict[tuple[Shape, int | None], tuple[OpenEnd, OpenEnd | None]]:
+        """Every placement of ``tile`` on ``end``: its key -> the end it leaves, and
+        the end it opens beside it (``open: two_ends``) or None."""
+        found: dict[tuple[Shape, int | None], tuple[OpenEnd, OpenEnd | None]] = {}
         if not self.rules.is_matador(*tile) or end.access is MatadorAccess.MATCH_ONLY:
             for half, outer in orientations(tile):
                 if end.admits(half, self.line_sum):
-                    found[(Shape.INLINE, outer)] = OpenEnd.plain(outer)
+                    found[(Shape.INLINE, outer)] = (OpenEnd.plain(outer), None)
             return found
         if end.access is MatadorAccess.NEVER:
             return found
         for mode in self.rules.matador_modes:
-            for key, new_end in self._by_mode(mode, end, tile):
-                found.setdefault(key, new_end)
+            for key, effect in self._by_mode(mode, end, tile):
+                found.setdefault(key, effect)
         return found
 
     def _by_mode(
         self, mode: MatadorMode, end: OpenEnd, tile: Tile
-    ) -> list[tuple[tuple[Shape, int | None], OpenEnd]]:
+    ) -> list[tuple[tuple[Shape, int | None], tuple[OpenEnd, OpenEnd | None]]]:
         if not mode.applies_to_tile(tile == (0, 0)):
             return []
         if mode.ends is EndFilter.BLANK and not (end.is_plain and end.values == (0,)):
@@ -370,14 +412,19 @@ class Compiled:
             return []
         leaves = mode.leaves
         if mode.shape is Shape.CROSSWISE:
+            if mode.open is OpenValues.TWO_ENDS:  # each half an end: the lower here
+                here = OpenEnd((tile.low,), leaves.match, leaves.matadors)
+                beside = OpenEnd((tile.high,), leaves.match, leaves.matadors)
+                return [((Shape.CROSSWISE, None), (here, beside))]
             values = (
                 tuple(sorted({tile.low, tile.high}))
                 if mode.open is OpenValues.BOTH_HALVES
                 else end.values
             )
-            return [((Shape.CROSSWISE, None), OpenEnd(values, leaves.match, leaves.matadors))]
+            new_end = OpenEnd(values, leaves.match, leaves.matadors)
+            return [((Shape.CROSSWISE, None), (new_end, None))]
         return [
-            ((mode.shape, outer), OpenEnd((outer,), leaves.match, leaves.matadors))
+            ((mode.shape, outer), (OpenEnd((outer,), leaves.match, leaves.matadors), None))
             for _, outer in eligible
         ]
 

@@ -66,9 +66,10 @@ class Deal:
             tuple(sorted(tiles[seat * size : (seat + 1) * size])) for seat in range(players)
         )
         if designated is None and table.needs_designated:
-            designated = (
-                lowest_drawn(table, players, rng) if table.lot_by_drawing else rng.randrange(players)
-            )
+            if table.lot_by_drawing:
+                designated = lowest_drawn(table, players, rng)
+            else:
+                designated = rng.randrange(players)
         return cls(hands=hands, boneyard=tuple(tiles[players * size :]), designated=designated)
 
     @classmethod

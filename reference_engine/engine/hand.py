@@ -138,7 +138,7 @@ class Hand:
 
     @property
     def ends(self) -> tuple[OpenEnd, ...]:
-        """The open ends, end 0 (L) then end 1 (R); empty before the opening."""
+        """The open ends, end 0 (L), end 1 (R), then any later one; empty before the opening."""
         return tuple(self.table.kinds[kind] for kind in self._ends)
 
     @property
@@ -300,17 +300,23 @@ class Hand:
             return self._opening_actions()
         table = self.table
         hand = self._hands[self.current]
-        left, right = self._ends
-        fit = table.fits[left] | table.fits[right]
+        ends = tuple(self._ends)
+        fits = table.fits
+        if len(ends) == 2:
+            fit = fits[ends[0]] | fits[ends[1]]
+        else:  # a crosswise matador gave the line more ends
+            fit = 0
+            for kind in ends:
+                fit |= fits[kind]
         if self._single_drawn is not None:  # step 2 of the procedure, one draw per turn
             if table.after_draw_any_tile:
-                return (*table.placements_of(hand & fit, left, right), PASS)
-            drawn = table.placements_of((1 << self._single_drawn) & fit, left, right)
+                return (*table.placements_of(hand & fit, ends), PASS)
+            drawn = table.placements_of((1 << self._single_drawn) & fit, ends)
             if table.after_draw_may_pass or not drawn:
                 return (*drawn, PASS)
             return drawn
         playable = hand & fit
-        plays = table.placements_of(playable, left, right) if playable else ()
+        plays = table.placements_of(playable, ends) if playable else ()
         if self._forced_play and plays:
             return plays
         if self._drawn < self._draw_limit:  # the player can draw
@@ -349,8 +355,10 @@ class Hand:
 
     def _place(self, play: Play) -> None:
         """Put down ``play``, one of the compiled table's placements offered now."""
-        end, bit, leaves = self.table.effects[id(play)]
+        end, bit, leaves, adds = self.table.effects[id(play)]
         self._ends[end] = leaves
+        if adds >= 0:  # a crosswise matador's second half opens an end of its own
+            self._ends.append(adds)
         seat = self.current
         hand = self._hands[seat] ^ bit
         self._hands[seat] = hand

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import IllegalActionError, Reason
-from .actions import AnyAction, Draw, Pass, Play
+from .actions import AnyAction, Draw, Pass, Play, end_name
 from .phase import Phase
 
 if TYPE_CHECKING:
@@ -72,6 +72,11 @@ def _why_not_play(hand: Hand, play: Play) -> IllegalActionError:
         return refuse(
             hand, Reason.NO_SUCH_END, "the hand is open: say which end (L or R) to play on", None
         )
+    if play.end >= len(hand._ends):
+        names = ", ".join(end_name(end) for end in range(len(hand._ends)))
+        missing = end_name(play.end)
+        text = f"the line has no end {missing} (ends: {names})"
+        return refuse(hand, Reason.NO_SUCH_END, text, None)
     if not in_hand:
         return refuse(hand, Reason.TILE_NOT_IN_HAND, f"seat {seat} does not hold {play.tile}", None)
     assert index is not None
@@ -88,13 +93,13 @@ def _why_not_play(hand: Hand, play: Play) -> IllegalActionError:
             "after_single_draw",
         )
     end = hand.table.kinds[hand._ends[play.end]]
-    entries = hand.table.moves[play.end][hand._ends[play.end]][index]
+    entries = hand.table.moves_on(play.end)[hand._ends[play.end]][index]
     matador = hand.table.is_matador(index)
     if not entries:
         return refuse(
             hand,
             Reason.DOES_NOT_MATCH_END,
-            f"{play.tile} cannot go on the {('left', 'right')[play.end]} end ({end})",
+            f"{play.tile} cannot go on end {end_name(play.end)} ({end})",
             "matador_modes" if matador else "max_pip",
         )
     allowed = ", ".join(str(candidate) for candidate, _ in entries)
@@ -175,8 +180,10 @@ def _why_not_pass(hand: Hand) -> IllegalActionError:
 
 def _playable_mask(hand: Hand, held: int) -> int:
     """The tiles of ``held`` with at least one placement on the open ends."""
-    left, right = hand._ends
-    return held & (hand.table.fits[left] | hand.table.fits[right])
+    fit = 0
+    for kind in hand._ends:
+        fit |= hand.table.fits[kind]
+    return held & fit
 
 
 def _can_draw(hand: Hand) -> bool:

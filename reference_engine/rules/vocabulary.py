@@ -133,6 +133,7 @@ class OpenValues(TextEnum):
     OUTER_HALF = "outer_half"
     BOTH_HALVES = "both_halves"
     COVERED_VALUE = "covered_value"
+    TWO_ENDS = "two_ends"
 
 
 class MatchRule(TextEnum):

@@ -397,7 +397,10 @@ def test_show_with_option_shows_the_rule_it_sets(matador: Callable[..., CliResul
     assert result.code == 0, result.err
     lines = result.out.splitlines()
     assert lines[lines.index("  draw_when: never") + 1] == "      set by option draw=pass"
-    assert "  draw=pass  (chosen)  (also: until_playable, reserve_two, one_then_pass)" in lines
+    assert (
+        "  draw=pass  (chosen)  (also: until_playable, reserve_two, one_then_pass, one_may_keep)"
+        in lines
+    )
 
 
 def test_show_json_with_option_records_the_option(matador: Callable[..., CliResult]) -> None:

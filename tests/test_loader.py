@@ -358,7 +358,9 @@ def test_value_outside_enum_is_schema_problem_listing_allowed_values(
         problem, path, *position(path.read_text("utf-8"), "biggest_double"), "$.rules.opener.value"
     )
     assert problem.message == "'biggest_double' is not an allowed value"
-    assert problem.fix == "allowed: highest_double, lowest_double, designated"
+    assert problem.fix == (
+        "allowed: highest_double, lowest_double, top_double, highest_double_holder, designated"
+    )
 
 
 # --------------------------------------------------------------------------- YAML 1.1 keys
@@ -921,7 +923,12 @@ def test_child_variant_inherits_the_parent_rules_it_does_not_set(child_rules: Ru
 
 
 def test_child_variant_inherits_the_parent_options(child_rules: Rules) -> None:
-    assert {option.name for option in child_rules.options} == {"draw", "difference", "blank_opens"}
+    assert {option.name for option in child_rules.options} == {
+        "draw",
+        "difference",
+        "blank_opens",
+        "no_double",
+    }
 
 
 # --------------------------------------------------------------------------- options
@@ -934,7 +941,7 @@ def test_resolving_with_unknown_option_is_unknown_option() -> None:
     problem = only(raised.value.problems)
     assert problem.code is ProblemCode.UNKNOWN_OPTION
     assert "'nope'" in problem.message
-    assert problem.fix == "options: blank_opens, difference, draw"
+    assert problem.fix == "options: blank_opens, difference, draw, no_double"
 
 
 def test_resolving_with_unknown_option_value_is_unknown_option_value() -> None:
@@ -944,7 +951,7 @@ def test_resolving_with_unknown_option_value_is_unknown_option_value() -> None:
     problem = only(raised.value.problems)
     assert problem.code is ProblemCode.UNKNOWN_OPTION_VALUE
     assert "'sometimes'" in problem.message
-    assert problem.fix == "values: until_playable, pass, reserve_two, one_then_pass"
+    assert problem.fix == "values: until_playable, pass, reserve_two, one_then_pass, one_may_keep"
 
 
 def test_resolving_with_two_bad_options_reports_both() -> None:
@@ -993,7 +1000,7 @@ def test_option_default_not_among_its_values_is_bad_default(
     assert_located(
         problem, path, *position(path.read_text("utf-8"), "sometimes"), "$.options.draw.default"
     )
-    assert problem.fix == "values: until_playable, pass, reserve_two, one_then_pass"
+    assert problem.fix == "values: until_playable, pass, reserve_two, one_then_pass, one_may_keep"
 
 
 @pytest.mark.parametrize(

@@ -286,13 +286,20 @@ def test_polish_base_crosswise_matador_takes_an_identical_half() -> None:
     assert [m.open.value for m in crosswise] == ["both_halves"]
 
 
-def test_polish_base_crosswise_double_blank_blocks_and_the_contradiction_is_recorded() -> None:
+def test_polish_base_crosswise_fit_is_a_reading_with_its_alternatives() -> None:
+    # "pasuje" (fits) a crosswise matador's half: the same number, or making seven.
     resolved = rules("polish-base")
     blank = [m for m in resolved.matador_modes if m.tiles.value == "double_blank"]
     assert [m.leaves.match for m in blank] == [MatchRule.NONE]
-    assert GapKind.CONTRADICTION in gaps_on(resolved, "matador_modes")
-    other = rules("polish-base", double_blank="matches_blank")
-    assert all(m.leaves.match is not MatchRule.NONE for m in other.matador_modes)
+    assert GapKind.AMBIGUOUS in gaps_on(resolved, "matador_modes")
+    identical = rules("polish-base", double_blank="matches_blank")
+    assert all(m.leaves.match is not MatchRule.NONE for m in identical.matador_modes)
+    sevens = rules("polish-base", double_blank="seven_rule")
+    crosswise = [m for m in sevens.matador_modes if m.shape is Shape.CROSSWISE]
+    assert {m.leaves.match for m in crosswise} == {MatchRule.SUM}
+    only = rules("polish-base", double_blank="matadors_only")
+    blank = [m for m in only.matador_modes if m.tiles.value == "double_blank"]
+    assert [m.leaves.match for m in blank] == [MatchRule.SUM]
 
 
 def test_polish_variant_anything_on_a_matador() -> None:

@@ -81,12 +81,17 @@ def play_hand(rules: Rules, deal: Deal, rng: random.Random) -> Hand:
 def test_random_hands_play_to_the_end(variant: str, choice: Choice, players: int) -> None:
     rules = resolved(variant, choice)
     rng = random.Random(SEED)
-    size = rules.hand_size.for_players(players)
+    entry = rules.hand_size.entry(players)
+    if entry == "all":  # SPEC 5.3: the set shared out, the first seats taking one more
+        share, extra = divmod(rules.tile_count, players)
+        sizes = [share + 1] * extra + [share] * (players - extra)
+    else:
+        sizes = [int(entry)] * players
     sides = 2 if rules.partnership is Partnership.TWO_VS_TWO else players
     endings = set()
     for _ in range(HANDS):
         deal = Deal.shuffled(rules, players, rng)
-        assert [len(held) for held in deal.hands] == [size] * players
+        assert [len(held) for held in deal.hands] == sizes
         assert sorted([*deal.boneyard, *(t for held in deal.hands for t in held)]) == list(
             full_set(rules.max_pip)
         )

@@ -134,6 +134,7 @@ def test_the_schema_describes_each_rule_as_the_registry_does(rule: Parameter) ->
         ValueKind.INTEGER: {"type": "integer"},
         ValueKind.PLAYER_COUNTS: {"type": "array"},
         ValueKind.PER_PLAYERS: {"$ref": "#/$defs/per_players"},
+        ValueKind.HAND_SIZES: {"$ref": "#/$defs/hand_sizes"},
         ValueKind.CHOICE: {"$ref": f"#/$defs/{rule.name}"},
         ValueKind.FLAG: {"type": "boolean"},
         ValueKind.MATADOR_MODES: {"type": "array", "items": {"$ref": "#/$defs/matador_mode"}},

@@ -202,6 +202,27 @@ def test_every_rule_value_has_an_english_sentence() -> None:
     assert sorted(_vocabulary_keys() - set(load_entries("en"))) == []
 
 
+def test_a_mixed_deal_names_each_count() -> None:
+    """A hand size of all for some counts and numbers for others is stated count by count."""
+    import dataclasses
+
+    from reference_engine.rules.model import PerPlayers
+    from reference_engine.sheets.figures import _deal_rows
+    from reference_engine.sheets.sentences import rule_sentences
+
+    rules = dataclasses.replace(
+        resolve("xs4all-matador"),
+        hand_size=PerPlayers(two=7, three="all", four=5),
+        reserve=PerPlayers(two=0, three=0, four=0),
+    )
+    text = rule_sentences(rules, "hand_size", Translator.for_language("en"), short=True)
+    assert text == [
+        "Tiles dealt: 7 each with 2 players, every tile with 3 players and 5 each with 4 players."
+    ]
+    rows = {row.players: (row.hand, row.boneyard) for row in _deal_rows(rules)}
+    assert rows == {2: ("7", 14), 3: ("10/9", 0), 4: ("5", 8)}
+
+
 def test_every_english_key_is_used() -> None:
     """No dead entries: each key is used by some sheet, a template or some rule value."""
     translator = Translator.for_language("en")
@@ -209,6 +230,9 @@ def test_every_english_key_is_used() -> None:
         for options in _option_choices(variant):
             build_sheet(resolve(variant, **options), "en", translator=translator)
     extra = {"set.other", "deal.reserve_only", "sum.blank_dead", "list.and", "list.or"}
+    # a hand size of all for some player counts and numbers for others: no shipped
+    # variant mixes them (test_a_mixed_deal_names_each_count covers it)
+    extra |= {"rule.hand_size.all_by_players"}
     # printed only when a translation is missing, which never happens in English
     extra |= {"prose.untranslated", "sheet.untranslated"}
     reachable = translator.used | _template_keys() | _vocabulary_keys() | extra

@@ -18,7 +18,8 @@ from reference_engine.conformance.engine import ReferenceEngine
 from reference_engine.conformance.runner import Runner, Verdict, select
 from reference_engine.engine import compiled as compiled_module
 from reference_engine.engine import hand as hand_module
-from reference_engine.engine.compiled import Compiled, OpenEnd
+from reference_engine.engine.compiled import Compiled
+from reference_engine.engine.ends import OpenEnd
 from reference_engine.engine.scoring import Outcome, Termination, score
 from reference_engine.engine.tiles import Tile
 from reference_engine.rules import Catalog, MatadorMode, PerPlayers, Rules
@@ -88,7 +89,7 @@ def _blank_takes_anything(original: Callable[..., bool]) -> Callable[..., bool]:
 
 
 #: What ``Compiled._by_mode`` returns: each placement's (shape, open half) key and new end.
-_Placements = list[tuple[tuple[Shape, int | None], OpenEnd]]
+_Placements = list[tuple[tuple[Shape, int | None], tuple[OpenEnd, OpenEnd | None]]]
 
 
 def _fixed_open_half(

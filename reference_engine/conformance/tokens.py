@@ -84,6 +84,8 @@ def _value_problem(rule: Parameter, value: str) -> str | None:
             if re.fullmatch(rf"(?:{units})_[1-9][0-9]*", value)
             else "UNIT_VALUE, e.g. points_100"
         )
+    if rule.kind is ValueKind.HAND_SIZES:
+        return None if re.fullmatch(r"all|[1-9][0-9]*", value) else "a number, or all"
     return None if re.fullmatch(r"0|[1-9][0-9]*", value) else "a number"
 
 

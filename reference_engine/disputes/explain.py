@@ -108,9 +108,7 @@ def _candidates(hand: Hand, text: str) -> list[AnyAction]:
         if end < len(hand.end_kinds):
             ways = [play for play, _ in table.moves_on(end)[hand.end_kinds[end]][index]]
         # With no way to play the tile there, ask about one, to learn why not.
-        return ways or [
-            Play(tile, end, Shape.INLINE, tile.high)
-        ]
+        return ways or [Play(tile, end, Shape.INLINE, tile.high)]
     return [Action.parse(text)]
 
 

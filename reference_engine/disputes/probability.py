@@ -7,7 +7,8 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
-from ..engine.compiled import OpenEnd, compiled
+from ..engine.compiled import compiled
+from ..engine.ends import OpenEnd
 from ..rules import Catalog, Rules
 from .naming import label
 

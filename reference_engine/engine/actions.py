@@ -35,6 +35,7 @@ def end_number(name: str) -> int:
     """The end a written end names (``L``, ``R``, ``E2``...; ``E0`` and ``E1`` are L and R)."""
     return END_NAMES.index(name) if name in END_NAMES else int(name[1:])
 
+
 _SHAPE_ORDER = {Shape.INLINE: 0, Shape.CROSSWISE: 1, Shape.CROSSWISE_OFFSET: 2}
 
 

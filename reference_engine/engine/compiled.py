@@ -31,7 +31,6 @@ rotation (section 10.5, 6.2). The tables:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..rules.model import MatadorMode, PerPlayers, Rules
@@ -42,7 +41,6 @@ from ..rules.vocabulary import (
     EndFilter,
     Fit,
     MatadorAccess,
-    MatchRule,
     NobodyHasDouble,
     Opener,
     OpeningTile,
@@ -51,61 +49,8 @@ from ..rules.vocabulary import (
     Shape,
 )
 from .actions import Play
+from .ends import OpenEnd, orientations
 from .tiles import Tile, full_set
-
-
-@dataclass(frozen=True)
-class OpenEnd:
-    """An open end of the line: the values it shows, what it accepts, which matadors."""
-
-    values: tuple[int, ...]
-    match: MatchRule
-    access: MatadorAccess
-
-    @classmethod
-    def plain(cls, value: int) -> OpenEnd:
-        """The end an ordinary tile leaves: one value, the sum rule, matadors free."""
-        return cls((value,), MatchRule.SUM, MatadorAccess.FREE)
-
-    @property
-    def is_plain(self) -> bool:
-        """Whether this is a plain end (SPEC section 1)."""
-        return (
-            len(self.values) == 1
-            and self.match is MatchRule.SUM
-            and (self.access is MatadorAccess.FREE)
-        )
-
-    def admits(self, half: int, line_sum: int) -> bool:
-        """Whether a tile may be laid against this end by ``half`` (the end's match rule)."""
-        if self.match is MatchRule.SUM:
-            return any(half + value == line_sum for value in self.values)
-        if self.match is MatchRule.IDENTICAL:
-            return half in self.values
-        if self.match is MatchRule.BLANK:
-            return half == 0
-        return self.match is MatchRule.ANY
-
-    @property
-    def notation(self) -> str:
-        """The end as spec/protocol.md writes it: ``5``, or ``2/5 identical free``."""
-        shown = "/".join(map(str, self.values))
-        if self.is_plain:
-            return shown
-        return f"{shown} {self.match.value} {self.access.value}"
-
-    def __str__(self) -> str:
-        shown = "/".join(map(str, self.values))
-        if self.is_plain:
-            return shown
-        return f"{shown} ({self.match.value}, matadors {self.access.value})"
-
-
-def orientations(tile: Tile) -> tuple[tuple[int, int], ...]:
-    """(attaching half, outer half) for each way the tile can face: one for a double."""
-    if tile.is_double:
-        return ((tile.low, tile.high),)
-    return ((tile.low, tile.high), (tile.high, tile.low))
 
 
 class Effect(NamedTuple):
@@ -119,6 +64,17 @@ class Effect(NamedTuple):
     bit: int
     leaves: int
     adds: int = -1
+
+
+def _seat_sizes(value: PerPlayers, counts: Iterable[int], tiles: int) -> dict[int, tuple[int, ...]]:
+    """Each seat's hand for each player count the rules give (others are left out)."""
+    found: dict[int, tuple[int, ...]] = {}
+    for players in counts:
+        try:
+            found[players] = value.seat_sizes(players, tiles)
+        except KeyError:
+            continue
+    return found
 
 
 def _per_players(value: PerPlayers, counts: Iterable[int]) -> dict[int, int]:
@@ -146,7 +102,8 @@ class Compiled:
         self.pips: tuple[int, ...] = tuple(tile.pips for tile in self.tiles)
         self.matador_mask = self.mask(t for t in self.tiles if rules.is_matador(*t))
         # ---- the deal (SPEC section 5)
-        self.hand_size: dict[int, int] = _per_players(rules.hand_size, rules.players)
+        #: Tiles dealt to each seat, per player count (``all``: the set shared out).
+        self.hand_sizes = _seat_sizes(rules.hand_size, rules.players, len(self.tiles))
         self.reserve: dict[int, int] = _per_players(rules.reserve, rules.players)
         self.needs_designated: bool = rules.applicable("designated_opener")
         #: Whether the lot that names the designated opener is made by drawing tiles.

@@ -61,16 +61,17 @@ class Deal:
         table = compiled(rules)
         tiles = list(table.tiles)
         rng.shuffle(tiles)
-        size = _hand_size(table, rules, players)
+        sizes = _hand_sizes(table, rules, players)
+        starts = [sum(sizes[:seat]) for seat in range(players + 1)]
         hands = tuple(
-            tuple(sorted(tiles[seat * size : (seat + 1) * size])) for seat in range(players)
+            tuple(sorted(tiles[starts[seat] : starts[seat + 1]])) for seat in range(players)
         )
         if designated is None and table.needs_designated:
             if table.lot_by_drawing:
                 designated = lowest_drawn(table, players, rng)
             else:
                 designated = rng.randrange(players)
-        return cls(hands=hands, boneyard=tuple(tiles[players * size :]), designated=designated)
+        return cls(hands=hands, boneyard=tuple(tiles[starts[-1] :]), designated=designated)
 
     @classmethod
     def from_data(cls, data: Any, rules: Rules) -> Deal:
@@ -122,14 +123,16 @@ class Deal:
             )
         table = compiled(rules)
         if not found:
-            size = _hand_size(table, rules, seats)
+            sizes = _hand_sizes(table, rules, seats)
+            each = f"{seats} players get {sizes[0]} each"
             found.extend(
                 DealProblem(
                     ("hands", seat),
-                    f"seat {seat} holds {len(hand)} tiles; {seats} players get {size} each",
+                    f"seat {seat} holds {len(hand)} tiles; "
+                    + (each if len(set(sizes)) == 1 else f"every tile is dealt: it gets {size}"),
                     "hand_size",
                 )
-                for seat, hand in enumerate(self.hands)
+                for seat, (hand, size) in enumerate(zip(self.hands, sizes, strict=True))
                 if len(hand) != size
             )
         dealt = len(self.boneyard) + sum(map(len, self.hands))
@@ -194,10 +197,10 @@ def lowest_drawn(table: Compiled, players: int, rng: random.Random) -> int:
     return seats[0]
 
 
-def _hand_size(table: Compiled, rules: Rules, players: int) -> int:
-    """The hand size for ``players`` (KeyError, as from the rules, when they give none)."""
-    size = table.hand_size.get(players)
-    return rules.hand_size.for_players(players) if size is None else size
+def _hand_sizes(table: Compiled, rules: Rules, players: int) -> tuple[int, ...]:
+    """Each seat's hand size with ``players`` (KeyError, as from the rules, when none)."""
+    sizes = table.hand_sizes.get(players)
+    return rules.hand_size.seat_sizes(players, len(table.tiles)) if sizes is None else sizes
 
 
 def _tile_problems(deal: Deal, rules: Rules, known: Set[Tile]) -> list[DealProblem]:

@@ -26,8 +26,9 @@ from collections.abc import Sequence
 from ..errors import DealError, Reason
 from ..rules.model import Rules
 from .actions import DRAW, PASS, AnyAction, Play
-from .compiled import Compiled, OpenEnd, compiled
+from .compiled import Compiled, compiled
 from .deal import Deal, seats_after
+from .ends import OpenEnd
 from .phase import Phase as Phase
 from .refusals import refuse, why_not
 from .scoring import Outcome, Termination, score

@@ -155,10 +155,23 @@ def check_rules(rules: Rules) -> list[tuple[str, ProblemCode, str, str]]:
             )
     for players in rules.players:
         try:
-            hand = rules.hand_size.for_players(players)
+            entry = rules.hand_size.entry(players)
             reserve = rules.reserve.for_players(players)
         except KeyError:
             continue
+        if isinstance(entry, str):  # every tile dealt out: nothing can stay behind
+            if reserve:
+                found.append(
+                    (
+                        "reserve",
+                        ProblemCode.DEAL_TOO_LARGE,
+                        f"every tile is dealt to {players} players, so no reserve of "
+                        f"{reserve} can stay in the boneyard",
+                        "give a reserve of 0 where the hand size is all",
+                    )
+                )
+            continue
+        hand = entry
         if hand < 1:
             found.append(
                 (

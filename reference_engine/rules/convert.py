@@ -53,6 +53,7 @@ _BY_KIND: Mapping[ValueKind, Callable[[Any], Any]] = MappingProxyType(
         ValueKind.INTEGER: int,
         ValueKind.PLAYER_COUNTS: lambda value: tuple(sorted(value)),
         ValueKind.PER_PLAYERS: lambda value: PerPlayers(**value),
+        ValueKind.HAND_SIZES: lambda value: PerPlayers(**value),
         ValueKind.FLAG: bool,
         ValueKind.MATADOR_MODES: lambda value: tuple(_mode(item) for item in value),
         ValueKind.TARGET: lambda value: Target(

@@ -26,6 +26,8 @@ class ValueKind(Enum):
     PLAYER_COUNTS = "player_counts"
     #: A number for each allowed player count (``two``, ``three``, ``four``).
     PER_PLAYERS = "per_players"
+    #: A hand size for each allowed player count: a number, or ``all`` (SPEC 5.3).
+    HAND_SIZES = "hand_sizes"
     #: One value of a closed vocabulary (:attr:`Parameter.choices`).
     CHOICE = "choice"
     #: ``true`` or ``false``.

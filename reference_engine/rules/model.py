@@ -46,6 +46,9 @@ from .vocabulary import (
 
 PLAYER_COUNT_KEYS: Mapping[int, str] = MappingProxyType({2: "two", 3: "three", 4: "four"})
 
+#: The ``hand_size`` entry that deals every tile of the set out (SPEC 5.3).
+ALL_TILES = "all"
+
 
 @dataclass(frozen=True, kw_only=True)
 class Citation:
@@ -59,24 +62,51 @@ class Citation:
 
 @dataclass(frozen=True, kw_only=True)
 class PerPlayers:
-    """A number that depends on how many play (hand size, reserve)."""
+    """A number that depends on how many play (hand size, reserve).
 
-    two: int | None = None
-    three: int | None = None
-    four: int | None = None
+    A hand size may instead be :data:`ALL_TILES`: every tile is dealt out, the
+    hands as even as the set allows (see :meth:`seat_sizes`).
+    """
 
-    def for_players(self, players: int) -> int:
-        """The number for ``players`` players; KeyError when the variant gives none."""
+    two: int | str | None = None
+    three: int | str | None = None
+    four: int | str | None = None
+
+    def entry(self, players: int) -> int | str:
+        """The entry for ``players`` players as given; KeyError when the variant gives none."""
         value = getattr(self, PLAYER_COUNT_KEYS[players]) if players in PLAYER_COUNT_KEYS else None
         if value is None:
             raise KeyError(players)
-        return int(value)
+        return value if value == ALL_TILES else int(value)
 
-    def as_dict(self) -> dict[str, int]:
+    def for_players(self, players: int) -> int:
+        """The number for ``players`` players; KeyError when the variant gives none.
+
+        ValueError for a hand size of :data:`ALL_TILES`, which is no one number.
+        """
+        value = self.entry(players)
+        if isinstance(value, str):
+            raise ValueError(f"every tile is dealt to {players} players: see seat_sizes()")
+        return value
+
+    def seat_sizes(self, players: int, tiles: int) -> tuple[int, ...]:
+        """Tiles dealt to each seat, seat 0 first, from a set of ``tiles`` (SPEC 5.3).
+
+        A number deals it to every seat; :data:`ALL_TILES` shares the whole set
+        out, the first seats in turn order taking one tile more when it does
+        not divide evenly.
+        """
+        value = self.entry(players)
+        if isinstance(value, str):
+            share, extra = divmod(tiles, players)
+            return tuple(share + (seat < extra) for seat in range(players))
+        return (value,) * players
+
+    def as_dict(self) -> dict[str, int | str]:
         """The defined entries, keyed as in the variant files."""
         return {
-            key: int(getattr(self, key))
-            for key in PLAYER_COUNT_KEYS.values()
+            key: self.entry(count)
+            for count, key in PLAYER_COUNT_KEYS.items()
             if getattr(self, key) is not None
         }
 

@@ -82,12 +82,15 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         name="hand_size",
-        kind=ValueKind.PER_PLAYERS,
+        kind=ValueKind.HAND_SIZES,
         spec="5.3",
         group=Group.EQUIPMENT,
         sentence=Sentence.COMPOSED,
-        consumer=_COMPILED + "hand_size",
-        about="Tiles dealt to each player, for each allowed player count.",
+        consumer=_COMPILED + "hand_sizes",
+        about=(
+            "Tiles dealt to each player, for each allowed player count; all: every tile is "
+            "dealt out, the first seats taking one more when the set does not divide evenly."
+        ),
     ),
     Parameter(
         name="reserve",

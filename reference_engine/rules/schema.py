@@ -109,6 +109,19 @@ def _explain(error: jsonschema.ValidationError) -> tuple[str, str | None]:
             "a rule needs a citation (cite) or the id of the gap that explains it",
             "add cite: [...], or gap: <the id of a gap recorded in this file>",
         )
+    if validator in ("anyOf", "oneOf") and error.context:
+        kinds = [sub for sub in error.context if sub.validator in ("type", "const")]
+        others = [sub for sub in error.context if sub not in kinds]
+        if len(others) == 1 and kinds:  # the value has the right type for one branch only
+            return _explain(others[0])
+        if kinds and not others:  # a value of a kind no branch takes: name every kind
+            types = [str(sub.validator_value) for sub in kinds if sub.validator == "type"]
+            words = [repr(sub.validator_value) for sub in kinds if sub.validator == "const"]
+            return (
+                f"{error.instance!r} is not "
+                + ", nor ".join([f"of type {kind!r}" for kind in types] + words),
+                "give a value " + ", or ".join([f"of type {kind}" for kind in types] + words),
+            )
     if validator == "oneOf" and all(sub.validator == "required" for sub in error.context or []):
         return (
             "an alternative needs exactly one of: option, unplayable_because",

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ..engine.compiled import Compiled, OpenEnd
+from ..engine.compiled import Compiled
+from ..engine.ends import OpenEnd
 from ..engine.tiles import Tile
 from ..rules import MatadorMode, Rules
 from ..rules.vocabulary import EndFilter, Fit, MatchRule, Shape
@@ -46,12 +47,12 @@ def _matador_tiles(rules: Rules) -> tuple[Diagram, ...]:
 def _deal_rows(rules: Rules) -> tuple[DealRow, ...]:
     rows = []
     for players in rules.players:
-        hand = rules.hand_size.for_players(players)
+        sizes = rules.hand_size.seat_sizes(players, rules.tile_count)
         rows.append(
             DealRow(
                 players=players,
-                hand=hand,
-                boneyard=rules.tile_count - hand * players,
+                hand="/".join(map(str, sorted(set(sizes), reverse=True))),
+                boneyard=rules.tile_count - sum(sizes),
                 reserve=rules.reserve.for_players(players),
             )
         )

@@ -24,7 +24,8 @@ class DealRow:
     """One player count of the deal table."""
 
     players: int
-    hand: int
+    #: Tiles each, or the larger and smaller hands ("10/9") when every tile is dealt.
+    hand: str
     boneyard: int
     reserve: int
 

@@ -9,6 +9,7 @@ numbers; which rules take a sentence by value comes from the rule registry
 from __future__ import annotations
 
 from ..rules import MatadorMode, Rules
+from ..rules.model import ALL_TILES
 from ..rules.parameters import PARAMETERS, Sentence, parameter
 from ..rules.vocabulary import MatchRule, OpenValues, Partnership
 from .catalogue import Translator
@@ -31,11 +32,15 @@ def _set_name(tr: Translator, max_pip: int) -> str:
 def _per_players_text(tr: Translator, key: str, rules: Rules, name: str) -> str:
     """A per-player-count number as one sentence: the same for all, or listed by count."""
     value = getattr(rules, name)
-    counts = [value.for_players(players) for players in rules.players]
+    counts = [value.entry(players) for players in rules.players]
     if len(set(counts)) == 1:
-        return tr.tn(f"{key}.same", counts[0])
+        if counts[0] == ALL_TILES:
+            return tr.t(f"{key}.all")
+        return tr.tn(f"{key}.same", int(counts[0]))
     items = [
-        tr.tn(f"{key}.by_players", count, players=players)
+        tr.t(f"{key}.all_by_players", players=players)
+        if count == ALL_TILES
+        else tr.tn(f"{key}.by_players", int(count), players=players)
         for players, count in zip(rules.players, counts, strict=True)
     ]
     return tr.t(f"{key}.listed", list=tr.join(items, "and"))

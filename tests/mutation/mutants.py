@@ -168,10 +168,12 @@ MUTANTS: tuple[Mutant, ...] = (
         "opening",
         "engine/match.py",
         "by_lot_each_hand is played as a rotation: a later hand must name the next seat.",
-        "        return None\n\n    def new_hand(",
-        "        if self._designated is None:\n"
+        "        if rule is None or not rule.rotates:\n"
         "            return None\n"
-        "        return (self._designated + 1) % self.players\n\n    def new_hand(",
+        "        if rule.rotates_from_designated and",
+        "        if rule is None:\n"
+        "            return None\n"
+        "        if (rule.rotates_from_designated or not rule.rotates) and",
     ),
     # ------------------------------------------------------------------ redeal
     Mutant(
@@ -242,7 +244,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "sum-rule-first-value-only",
         "matching",
-        "engine/compiled.py",
+        "engine/ends.py",
         "A sum end with two values (a crosswise matador's) is matched against its first only.",
         "return any(half + value == line_sum for value in self.values)",
         "return half + self.values[0] == line_sum",
@@ -258,7 +260,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "identical-first-value-only",
         "matching",
-        "engine/compiled.py",
+        "engine/ends.py",
         "An identical end with two values matches its first value only.",
         "return half in self.values",
         "return half == self.values[0]",
@@ -266,7 +268,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "blank-match-reads-the-end",
         "matching",
-        "engine/compiled.py",
+        "engine/ends.py",
         "A blank end tests whether the end shows a blank, not whether the half laid is one.",
         "return half == 0",
         "return 0 in self.values",
@@ -274,7 +276,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "any-match-admits-nothing",
         "matching",
-        "engine/compiled.py",
+        "engine/ends.py",
         "The match rules any and none are confused: an any end takes nothing.",
         "return self.match is MatchRule.ANY",
         "return self.match is MatchRule.NONE",
@@ -405,7 +407,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "dead-end-admits-anything",
         "matador-ends",
-        "engine/compiled.py",
+        "engine/ends.py",
         "A dead end (match none) admits any half, like an any end.",
         "return self.match is MatchRule.ANY",
         "return self.match in (MatchRule.ANY, MatchRule.NONE)",
@@ -785,7 +787,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "plain-end-written-long",
         "protocol",
-        "engine/compiled.py",
+        "engine/ends.py",
         'A plain end is written "5 sum free" instead of "5".',
         "        if self.is_plain:\n"
         "            return shown\n"

@@ -15,6 +15,7 @@ from functools import cache
 import pytest
 
 from reference_engine.engine.actions import Draw, Pass, Play
+from reference_engine.engine.compiled import compiled
 from reference_engine.engine.deal import Deal
 from reference_engine.engine.hand import Hand
 from reference_engine.engine.record import play_match
@@ -147,3 +148,13 @@ def test_whole_matches_reach_their_target(variant: str, players: int, strategy: 
         len(hand.deal.boneyard) <= rules.reserve.for_players(players) for hand in match.hands
     )
     assert drew or nothing_to_draw or rules.draw_when is DrawWhen.NEVER
+
+
+def test_compiled_tables_are_shared_by_equal_rules_only() -> None:
+    """Tables are built once per set of rule values, whichever object carries them."""
+    catalog = Catalog.shipped()
+    first, again = catalog.resolve("pagat"), catalog.resolve("pagat")
+    assert first is not again and compiled(first) is compiled(again)
+    other = catalog.resolve("pagat", {"crosswise": "berndt"})
+    assert compiled(other) is not compiled(first)
+    assert compiled(other).rules.matador_modes == other.matador_modes

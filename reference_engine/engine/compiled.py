@@ -34,6 +34,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from ..rules.model import MatadorMode, PerPlayers, Rules
+from ..rules.parameters import NAMES
 from ..rules.vocabulary import (
     AfterSingleDraw,
     DrawsPerTurn,
@@ -390,15 +391,34 @@ class Compiled:
         return self.kind(OpenEnd.plain(tile.low)), self.kind(OpenEnd.plain(tile.high))
 
 
-_COMPILED: dict[int, tuple[Rules, Compiled]] = {}
+#: The tables by the content of the rules they were built from (every rule value).
+_BY_CONTENT: dict[tuple[object, ...], Compiled] = {}
+#: The same tables by rules object: the look-up of the hot path, by identity.
+_BY_OBJECT: dict[int, tuple[Rules, Compiled]] = {}
+
+
+def content_key(rules: Rules) -> tuple[object, ...]:
+    """What the tables depend on: every rule value, and nothing of where it came from."""
+    return tuple(getattr(rules, name) for name in NAMES)
 
 
 def compiled(rules: Rules) -> Compiled:
-    """The tables for ``rules``, built once per resolved rules object."""
-    entry = _COMPILED.get(id(rules))
-    if entry is None or entry[0] is not rules:
-        if len(_COMPILED) > 256:
-            _COMPILED.clear()
-        entry = (rules, Compiled(rules))
-        _COMPILED[id(rules)] = entry
-    return entry[1]
+    """The tables for ``rules``, built once per distinct set of rule values.
+
+    Rules resolved again (every case of a conformance run resolves its variant)
+    share the tables of equal rules resolved before; only the rule values count,
+    not the variant's name, citations or gaps.
+    """
+    entry = _BY_OBJECT.get(id(rules))
+    if entry is not None and entry[0] is rules:
+        return entry[1]
+    if len(_BY_OBJECT) > 1024:
+        _BY_OBJECT.clear()
+    key = content_key(rules)
+    table = _BY_CONTENT.get(key)
+    if table is None:
+        if len(_BY_CONTENT) > 256:
+            _BY_CONTENT.clear()
+        table = _BY_CONTENT[key] = Compiled(rules)
+    _BY_OBJECT[id(rules)] = (rules, table)
+    return table

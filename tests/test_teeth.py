@@ -63,7 +63,9 @@ def _patched(
 ) -> Callable[[pytest.MonkeyPatch], Callable[[], ReferenceEngine]]:
     def install(monkeypatch: pytest.MonkeyPatch) -> Callable[[], ReferenceEngine]:
         monkeypatch.setattr(target, name, value)
-        monkeypatch.setattr(compiled_module, "_COMPILED", {})  # rebuild tables under the patch
+        # rebuild the tables under the patch
+        monkeypatch.setattr(compiled_module, "_BY_CONTENT", {})
+        monkeypatch.setattr(compiled_module, "_BY_OBJECT", {})
         return ReferenceEngine
 
     return install

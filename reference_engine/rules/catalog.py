@@ -14,6 +14,7 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 # A module import: safeio imports this package's vocabulary (see yamldoc).
 from .. import safeio
@@ -33,6 +34,9 @@ class Catalog:
         self.files = dict(files)
         self.load_problems = tuple(load_problems)
         self.given_ids: frozenset[str] = frozenset()
+        #: Each variant's extends chain and the options it offers, found once: they
+        #: depend only on the files, and resolving with options needs them each time.
+        self._prepared: dict[str, tuple[list[VariantFile], dict[str, Any]]] = {}
 
     # ---- loading
 
@@ -160,12 +164,16 @@ class Catalog:
                     )
                 ]
             )
-        chain, problems = self._chain(variant_id)
-        if problems:
-            raise RulesError(problems)
-        declared, problems = offered_options(chain)
-        if problems:
-            raise RulesError(problems)
+        prepared = self._prepared.get(variant_id)
+        if prepared is None:
+            chain, problems = self._chain(variant_id)
+            if problems:
+                raise RulesError(problems)
+            declared, problems = offered_options(chain)
+            if problems:
+                raise RulesError(problems)
+            prepared = self._prepared[variant_id] = (chain, declared)
+        chain, declared = prepared
         return resolve_chain(chain, declared, dict(options or {}))
 
     def _chain(self, variant_id: str) -> tuple[list[VariantFile], list[Problem]]:

@@ -82,5 +82,22 @@ CONVERTERS: Mapping[str, Callable[[Any], Any]] = MappingProxyType(
 CONDITIONAL_RULES = CONDITIONAL
 
 
+#: Citations already built, by the identity of the file's list they were built from
+#: (kept alive here, so the identity stays theirs): every resolution of a variant
+#: reads the same lists again.
+_CITATIONS: dict[int, tuple[object, tuple[Citation, ...]]] = {}
+
+
 def citations(raw: Iterable[Mapping[str, str]] | None) -> tuple[Citation, ...]:
-    return tuple(Citation(**item) for item in raw or ())
+    """The citations of a file's ``cite`` list (None or empty: none)."""
+    if not raw:
+        return ()
+    found = _CITATIONS.get(id(raw))
+    if found is not None and found[0] is raw:
+        return found[1]
+    built = tuple(Citation(**item) for item in raw)
+    if isinstance(raw, list):
+        if len(_CITATIONS) > 65536:
+            _CITATIONS.clear()
+        _CITATIONS[id(raw)] = (raw, built)
+    return built

@@ -235,14 +235,6 @@ def _check_row(row: Row, claim: Claim, listed: set[str]) -> list[str]:
 
 # --------------------------------------------------------------------------- rendering
 
-_TEXT_NAMES = {
-    "000": "000 (survey, fr)",
-    "002": "002 (survey, ht)",
-    "001": "001 (jeux de hasard)",
-    "004": "004 (Polish page)",
-    "supplement": "supplement",
-}
-
 
 def render(audit: Audit) -> str:
     """``docs/audit.md``: a summary of verdicts per variant, then one table per variant."""
@@ -258,6 +250,10 @@ def render(audit: Audit) -> str:
         "**reading**: the source is silent or ambiguous and the file records a gap",
         "for the rule. **fixed**: the claim was wrong and has been corrected (the",
         "note says what it was).",
+        "",
+        "The source texts (`spec/sources.yaml`):",
+        "",
+        *(f"- `{key}`: {about}" for key, about in registry().text_about.items()),
         "",
         "| variant | claims | exact | reading | fixed |",
         "|---|---:|---:|---:|---:|",
@@ -281,7 +277,7 @@ def render(audit: Audit) -> str:
             cells = (
                 _claim_label(row.claim),
                 _value_text(row.value),
-                f"{_TEXT_NAMES.get(row.text, row.text)}, {row.section}",
+                f"{row.text}, {row.section}",
                 row.verdict.value,
                 note,
             )

@@ -20,6 +20,8 @@ class Registry:
 
     publications: Mapping[str, str]
     texts: Mapping[str, str]
+    #: What each source text is, in the project's words (its ``about``).
+    text_about: Mapping[str, str]
 
 
 @cache
@@ -36,4 +38,5 @@ def registry() -> Registry:
             {key: value["title"] for key, value in data["publications"].items()}
         ),
         texts=MappingProxyType({key: value["file"] for key, value in data["texts"].items()}),
+        text_about=MappingProxyType({key: value["about"] for key, value in data["texts"].items()}),
     )

@@ -50,28 +50,19 @@ def add_parsers(command: AddCommand) -> None:
 
 
 def _identify(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    from ..conformance.cli import engine_factory
+    from ..conformance.cli import engine_runner
     from ..conformance.identify import identify
-    from ..conformance.runner import EngineUnavailable, Runner
+    from ..conformance.runner import EngineUnavailable
     from ..conformance.signals import Interrupted, stop_on_signals
     from ..rules import Catalog
 
     if args.top < 0:
         stderr.write("matador identify: --top must be 0 (all) or more\n")
         return ExitStatus.USAGE
-    try:
-        factory = engine_factory(args.engine, args.timeout, args.start_timeout)
-    except ValueError as error:
-        stderr.write(f"matador identify: --engine: {error}\n")
-        return ExitStatus.USAGE
     catalog = Catalog.shipped()
-    runner = Runner(
-        factory,
-        timeout=args.timeout,
-        start_timeout=args.start_timeout,
-        known_variants=catalog.ids(),
-        catalog=catalog,
-    )
+    runner = engine_runner(args, catalog, "identify", stderr)
+    if runner is None:
+        return ExitStatus.USAGE
     top = args.top or None
     try:
         with stop_on_signals():

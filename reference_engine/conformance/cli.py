@@ -53,6 +53,28 @@ def engine_factory(
     return lambda: ProcessEngine(spec, timeout=timeout, start_timeout=start_timeout)
 
 
+def engine_runner(
+    args: argparse.Namespace, catalog: Catalog, command: str, stderr: TextIO, **options: bool
+) -> Runner | None:
+    """The runner of the engine ``--engine`` names, with its deadlines, judging by ``catalog``.
+
+    None once the usage error is written (``--engine`` names no engine).
+    """
+    try:
+        factory = engine_factory(args.engine, args.timeout, args.start_timeout)
+    except ValueError as error:
+        stderr.write(f"matador {command}: --engine: {error}\n")
+        return None
+    return Runner(
+        factory,
+        timeout=args.timeout,
+        start_timeout=args.start_timeout,
+        known_variants=catalog.ids(),
+        catalog=catalog,
+        **options,
+    )
+
+
 def _case_paths(items: list[str]) -> list[Path] | None:
     if not items:
         return None
@@ -127,19 +149,9 @@ def _conform(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if not runs:
         stderr.write("matador conform: no case matches the selection\n")
         return ExitStatus.INVALID
-    try:
-        factory = engine_factory(args.engine, args.timeout, args.start_timeout)
-    except ValueError as error:
-        stderr.write(f"matador conform: --engine: {error}\n")
+    runner = engine_runner(args, catalog, "conform", stderr, fail_fast=args.fail_fast)
+    if runner is None:
         return ExitStatus.USAGE
-    runner = Runner(
-        factory,
-        timeout=args.timeout,
-        start_timeout=args.start_timeout,
-        known_variants=catalog.ids(),
-        catalog=catalog,
-        fail_fast=args.fail_fast,
-    )
     return _run(args, runner, runs, cases, catalog, stdout, stderr)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +36,22 @@ _CITE = """\
         section: opening paragraphs
         says: A citation written for the loader tests.
 """
+
+
+@pytest.fixture
+def node() -> str:
+    """The node program, for tests that run the Node.js example engine.
+
+    They skip where node is missing, and fail instead where CI sets
+    ``MATADOR_REQUIRE_NODE`` (it installs node).
+    """
+    found = shutil.which("node")
+    if found is None:
+        if os.environ.get("MATADOR_REQUIRE_NODE"):
+            pytest.fail("node is required here (MATADOR_REQUIRE_NODE) but not installed")
+        pytest.skip("node is not installed")
+    return found
+
 
 # pytester drives the conformance pytest plugin in tests/test_conformance.py.
 pytest_plugins = ("pytester",)

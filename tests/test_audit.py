@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from shipped import SHIPPED_VARIANTS
 
 from reference_engine.rules import Catalog, Rules
 from reference_engine.rules.audit import (
@@ -30,23 +31,7 @@ from reference_engine.rules.convert import CONVERTERS
 from reference_engine.rules.vocabulary import GapKind
 
 #: The variant files the audit covers, in its order: every shipped file.
-AUDITED = [
-    "pagat",
-    "wikipedia-brandreth",
-    "gamerules-com",
-    "britannica-1911",
-    "jeux-de-hasard",
-    "polish-base",
-    "polish",
-    "dutch",
-    "german",
-    "house",
-    "dominorules-com",
-    "cardsdicedominoes-com",
-    "xs4all-matador",
-    "matadore-19th-century",
-    "bonaludo-com",
-]
+AUDITED = list(SHIPPED_VARIANTS)
 #: The files whose only source is the supplement's list of other published rule sets.
 SUPPLEMENT_ONLY = AUDITED[-5:]
 TEXTS = {"000", "001", "002", "004", "supplement"}

@@ -12,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
-import os
 import shutil
 from collections.abc import Mapping
 from functools import cache
@@ -133,15 +132,6 @@ def identify_command(*argv: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     code = run(["identify", *argv], out, err)
     return code, out.getvalue(), err.getvalue()
-
-
-@pytest.fixture
-def node() -> str:
-    if NODE is None:
-        if os.environ.get("MATADOR_REQUIRE_NODE"):
-            pytest.fail("node is required here (MATADOR_REQUIRE_NODE) but not installed")
-        pytest.skip("node is not installed")
-    return NODE
 
 
 @cache

@@ -33,13 +33,7 @@ NODE = shutil.which("node")
 BROKEN = {"opener": "SPEC 6.3", "matador_modes": "SPEC 7.3", "points": "SPEC 10.2"}
 
 
-@pytest.fixture(autouse=True)
-def node() -> str:
-    if NODE is None:
-        if os.environ.get("MATADOR_REQUIRE_NODE"):
-            pytest.fail("node is required here (MATADOR_REQUIRE_NODE) but not installed")
-        pytest.skip("node is not installed")
-    return NODE
+pytestmark = pytest.mark.usefixtures("node")  # every test here runs the Node.js engine
 
 
 def conform(*argv: str) -> tuple[int, str, str]:

@@ -12,6 +12,7 @@ every value of every option.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import io
 import re
 import subprocess
@@ -26,6 +27,7 @@ from typing import Any
 import pytest
 
 from reference_engine.rules import Catalog, Rules
+from reference_engine.rules.model import PerPlayers
 from reference_engine.rules.parameters import PARAMETERS, Sentence
 from reference_engine.rules.vocabulary import (
     EndFilter,
@@ -49,8 +51,10 @@ from reference_engine.sheets.catalogue import (
     load_entries,
 )
 from reference_engine.sheets.docs import DOC_LANGUAGES, documents, is_generated
+from reference_engine.sheets.figures import _deal_rows
 from reference_engine.sheets.model import Sheet, build_sheet, shown_gaps
 from reference_engine.sheets.render import TEMPLATE_DIR, render_html, render_markdown, render_pdf
+from reference_engine.sheets.sentences import rule_sentences
 
 REPO = Path(__file__).resolve().parents[1]
 SHEETS_PACKAGE = REPO / "reference_engine" / "sheets"
@@ -204,12 +208,6 @@ def test_every_rule_value_has_an_english_sentence() -> None:
 
 def test_a_mixed_deal_names_each_count() -> None:
     """A hand size of all for some counts and numbers for others is stated count by count."""
-    import dataclasses
-
-    from reference_engine.rules.model import PerPlayers
-    from reference_engine.sheets.figures import _deal_rows
-    from reference_engine.sheets.sentences import rule_sentences
-
     rules = dataclasses.replace(
         resolve("xs4all-matador"),
         hand_size=PerPlayers(two=7, three="all", four=5),

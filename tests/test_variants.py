@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
+from shipped import SHIPPED_VARIANTS
 
 from reference_engine.rules import Catalog, Rules, registry
 from reference_engine.rules.convert import CONVERTERS
@@ -34,23 +35,7 @@ from reference_engine.rules.vocabulary import (
     TurnDirection,
 )
 
-VARIANT_IDS = [
-    "pagat",
-    "wikipedia-brandreth",
-    "gamerules-com",
-    "britannica-1911",
-    "jeux-de-hasard",
-    "polish-base",
-    "polish",
-    "dutch",
-    "german",
-    "house",
-    "dominorules-com",
-    "cardsdicedominoes-com",
-    "xs4all-matador",
-    "matadore-19th-century",
-    "bonaludo-com",
-]
+VARIANT_IDS = list(SHIPPED_VARIANTS)
 
 CATALOG = Catalog.shipped()
 

@@ -21,7 +21,7 @@ MODULES = sorted(PACKAGE.rglob("*.py"))
 MOST_LINES = 450
 
 #: The subpackages and the top-level modules, each one job.
-SUBPACKAGES = {"cli", "conformance", "disputes", "engine", "rules", "sheets"}
+SUBPACKAGES = {"cli", "conformance", "disputes", "engine", "rules", "sheets", "simulate"}
 TOP_LEVEL = {"__init__.py", "errors.py", "exits.py", "notation.py", "safeio.py", "strictjson.py"}
 
 
@@ -53,7 +53,7 @@ def test_the_package_is_laid_out_as_the_map_says() -> None:
 
 def test_the_engine_never_imports_the_tools_built_on_it() -> None:
     """The engine depends on the rules only; the judge, the sheets and the CLI sit above it."""
-    above = ("cli", "conformance", "disputes", "sheets")
+    above = ("cli", "conformance", "disputes", "sheets", "simulate")
     for path in sorted((PACKAGE / "engine").glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 2:
@@ -65,6 +65,7 @@ def test_importing_the_engine_or_asking_for_help_loads_no_heavy_stack() -> None:
         "import io, sys\n"
         "import reference_engine.engine.hand, reference_engine.engine.match\n"
         "import reference_engine.conformance.runner, reference_engine.rules\n"
+        "import reference_engine.simulate\n"
         "from reference_engine.cli import run\n"
         "run(['--help'], io.StringIO(), io.StringIO())\n"
         "heavy = {'jsonschema', 'jinja2', 'weasyprint', 'matplotlib'}\n"

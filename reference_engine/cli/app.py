@@ -21,7 +21,7 @@ from .. import safeio
 from ..errors import DealError
 from ..exits import ExitStatus
 from ..rules import RulesError
-from . import conformance, disputes, identify, play, sheets, variants
+from . import conformance, disputes, identify, play, sheets, simulate, variants
 from .arguments import Handler, Parser, ParserExit, UsageError
 from .output import GuardedOutput, OutputClosed, OutputFailed
 
@@ -33,6 +33,7 @@ _GROUPS = (
     identify.add_parsers,
     sheets.add_parsers,
     disputes.add_parsers,
+    simulate.add_parsers,
 )
 
 #: Every command's handler, by command name.
@@ -43,6 +44,7 @@ COMMANDS: dict[str, Handler] = {
     **identify.COMMANDS,
     **sheets.COMMANDS,
     **disputes.COMMANDS,
+    **simulate.COMMANDS,
 }
 
 

@@ -1,0 +1,217 @@
+"""`matador simulate`: play many seeded hands of variants and print what their rules do.
+
+The simulation itself is :mod:`reference_engine.simulate`; this module reads
+the command line, shows a progress bar on a terminal, stops cleanly on Ctrl-C
+(printing what the finished chunks gathered) and writes the report, or the
+plot, atomically when a file is named. Matplotlib is imported only for
+``--plot``, Dask only for ``--scheduler``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TextIO
+
+from .. import safeio
+from ..exits import ExitStatus
+from ..rules import Catalog, Rules, parse_option_assignments
+from .arguments import AddCommand, Handler, UsageError, positive_int
+
+#: Hands simulated when neither --hands nor --matches is given.
+DEFAULT_HANDS = 10_000
+
+
+def add_parsers(command: AddCommand) -> None:
+    """Add ``simulate`` to ``matador``'s commands."""
+    from ..engine.strategies import STRATEGIES
+
+    simulate = command(
+        "simulate", "play many seeded hands of variants and measure what their rules do"
+    )
+    simulate.add_argument(
+        "variants",
+        nargs="+",
+        metavar="VARIANT",
+        help="a variant id, or ID:NAME=VALUE,... for a choice of its options; "
+        "several are compared with the first",
+    )
+    simulate.add_argument(
+        "--option",
+        "-O",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="choose an option for every variant given (repeatable)",
+    )
+    count = simulate.add_mutually_exclusive_group()
+    count.add_argument(
+        "--hands",
+        type=positive_int,
+        metavar="N",
+        help=f"hands per variant (default {DEFAULT_HANDS:,})",
+    )
+    count.add_argument(
+        "--matches", type=positive_int, metavar="N", help="matches to the target per variant"
+    )
+    simulate.add_argument(
+        "--players", type=positive_int, metavar="K", help="players (default: the fewest allowed)"
+    )
+    simulate.add_argument(
+        "--strategy",
+        default="random",
+        metavar="NAME[,NAME...]",
+        help=f"each seat's strategy, seat 0 first (repeated round the table): "
+        f"{', '.join(STRATEGIES)}, or python:MODULE:NAME (default random)",
+    )
+    simulate.add_argument("--seed", type=int, default=0, metavar="S", help="seed (default 0)")
+    simulate.add_argument(
+        "--jobs",
+        type=positive_int,
+        metavar="J",
+        help="worker processes (default: every core); the numbers do not depend on it",
+    )
+    simulate.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run the chunks on this Dask scheduler (needs the 'dask' extra)",
+    )
+    simulate.add_argument(
+        "--format", choices=["table", "json", "csv"], default="table", help="report format"
+    )
+    simulate.add_argument("--output", metavar="FILE", help="write the report to FILE")
+    simulate.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="also draw the distributions and the comparison to FILE.png or FILE.svg "
+        "(needs the 'plot' extra: matplotlib)",
+    )
+
+
+def _targets(args: argparse.Namespace) -> list[Rules]:
+    from ..disputes.naming import parse_target
+
+    common = parse_option_assignments(args.option)
+    catalog = Catalog.shipped()
+    found = []
+    for text in args.variants:
+        try:
+            variant, options = parse_target(text)
+        except ValueError as error:
+            raise UsageError(f"matador simulate: {error}") from None
+        for name, value in common.items():
+            if options.setdefault(name, value) != value:
+                raise UsageError(
+                    f"matador simulate: {text} sets {name}={options[name]}, -O sets {name}={value}"
+                )
+        found.append(catalog.resolve(variant, options))
+    return found
+
+
+def _default_jobs() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _simulate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    from ..conformance.signals import stop_on_signals
+    from ..engine.strategies import UnknownStrategy, strategy_named
+    from ..simulate import simulate_all
+    from ..simulate.report import FORMATS
+    from ..simulate.run import CHUNK_HANDS, CHUNK_MATCHES
+
+    targets = _targets(args)
+    strategies = [name.strip() for name in args.strategy.split(",")]
+    try:
+        for name in strategies:
+            strategy_named(name)
+    except UnknownStrategy as error:
+        raise UsageError(f"matador simulate: {error}") from None
+    for path in (args.output, args.plot):
+        if path is not None:
+            safeio.check_output_path(path)
+    if args.plot is not None and not args.plot.lower().endswith((".png", ".svg")):
+        raise UsageError("matador simulate: --plot takes a FILE.png or FILE.svg")
+    count = args.matches or args.hands or DEFAULT_HANDS
+    chunks = -(-count // (CHUNK_MATCHES if args.matches else CHUNK_HANDS)) * len(targets)
+    jobs = args.jobs or min(_default_jobs(), chunks)
+    total = count * len(targets)
+    with stop_on_signals(), _progress_bar(stderr, total, bool(args.matches)) as bar:
+        try:
+            results = simulate_all(
+                targets,
+                hands=None if args.matches else count,
+                matches=args.matches,
+                players=args.players,
+                strategies=strategies,
+                seed=args.seed,
+                jobs=jobs,
+                scheduler=args.scheduler,
+                progress=bar,
+            )
+        except ValueError as error:
+            stderr.write(f"matador simulate: {error}\n")
+            return ExitStatus.INVALID
+        except ImportError as error:
+            stderr.write(f"matador simulate: --scheduler needs Dask ({error}); ")
+            stderr.write("install it with: pip install 'matador-reference[dask]'\n")
+            return ExitStatus.INVALID
+        except OSError as error:
+            stderr.write(f"matador simulate: cannot reach the scheduler: {error}\n")
+            return ExitStatus.INVALID
+    report = FORMATS[args.format](results)
+    if args.output is None:
+        stdout.write(report)
+    else:
+        safeio.write_atomically(args.output, report)
+    if args.plot is not None:
+        from ..simulate.plot import draw
+
+        draw(results, args.plot)
+    stopped = results[0].interrupted
+    if stopped is not None:
+        stderr.write(f"matador simulate: stopped by {stopped}; the report has what was finished\n")
+        return ExitStatus.INTERRUPTED if stopped == "SIGINT" else ExitStatus.TERMINATED
+    return ExitStatus.OK
+
+
+@contextmanager
+def _progress_bar(
+    stderr: TextIO, total: int, matches: bool
+) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar with the rate and the time left, on a terminal only."""
+    if not stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    columns = (
+        TextColumn("simulating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn(("matches" if matches else "hands") + " {task.fields[rate]}"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=Console(file=stderr), transient=True) as bar:
+        task = bar.add_task("simulate", total=total, rate="")
+
+        def advance(done: int) -> None:
+            speed = bar.tasks[0].speed
+            rate = f"{speed:,.0f}/s" if speed else ""
+            bar.update(task, completed=done, rate=rate)
+
+        yield advance
+
+
+COMMANDS: dict[str, Handler] = {"simulate": _simulate}

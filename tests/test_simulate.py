@@ -134,7 +134,7 @@ def test_the_rates_of_a_hand_add_up() -> None:
 
 
 def test_chunks_cover_the_count_and_depend_only_on_it() -> None:
-    plan = chunks(1234, 7, 500)
+    plan = list(chunks(1234, 7, 500))
     assert [chunk.count for chunk in plan] == [500, 500, 234]
     assert [chunk.number for chunk in plan] == [0, 1, 2]
 
@@ -372,3 +372,47 @@ def test_statistics_are_frozen() -> None:
     assert isinstance(stats, Statistics)
     with pytest.raises(AttributeError):
         stats.seed = 3  # type: ignore[misc]
+
+
+def _session_processes(session: int) -> list[int]:
+    """The processes still alive in a session (from /proc), zombies left out."""
+    from pathlib import Path
+
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == session and fields[0] != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_prints_what_was_gathered_and_leaves_no_process(jobs: str) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    command = [sys.executable, "-m", "reference_engine.cli", "simulate", "german"]
+    command += ["--hands", "50000000", "--players", "2", "--jobs", jobs]
+    child = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    time.sleep(6)  # start-up, the workers' spawn, and some chunks
+    os.killpg(child.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
+    out, err = child.communicate(timeout=60)
+    assert child.returncode == 130, err
+    assert "stopped by SIGINT" in out and "A = german" in out
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert "stopped by SIGINT" in err
+    deadline = time.monotonic() + 10
+    while _session_processes(child.pid) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _session_processes(child.pid) == []

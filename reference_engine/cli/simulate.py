@@ -122,7 +122,7 @@ def _simulate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..engine.strategies import UnknownStrategy, strategy_named
     from ..simulate import simulate_all
     from ..simulate.report import FORMATS
-    from ..simulate.run import CHUNK_HANDS, CHUNK_MATCHES
+    from ..simulate.run import CHUNK_HANDS, CHUNK_MATCHES, SimulationFailed
 
     targets = _targets(args)
     strategies = [name.strip() for name in args.strategy.split(",")]
@@ -153,15 +153,12 @@ def _simulate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                 scheduler=args.scheduler,
                 progress=bar,
             )
-        except ValueError as error:
+        except (ValueError, SimulationFailed) as error:
             stderr.write(f"matador simulate: {error}\n")
             return ExitStatus.INVALID
-        except ImportError as error:
-            stderr.write(f"matador simulate: --scheduler needs Dask ({error}); ")
-            stderr.write("install it with: pip install 'matador-reference[dask]'\n")
-            return ExitStatus.INVALID
-        except OSError as error:
-            stderr.write(f"matador simulate: cannot reach the scheduler: {error}\n")
+        except Exception as error:  # a python:MODULE:NAME strategy that fails, say
+            stderr.write(f"matador simulate: the simulation failed: {type(error).__name__}: ")
+            stderr.write(f"{error}\n")
             return ExitStatus.INVALID
     report = FORMATS[args.format](results)
     if args.output is None:

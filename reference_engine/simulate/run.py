@@ -21,8 +21,9 @@ marked with the signal's name.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import signal
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +38,11 @@ from .tally import Chunk, Tally, play_chunk
 #: cores and show progress, large enough that sending a chunk costs little.
 CHUNK_HANDS = 500
 CHUNK_MATCHES = 20
+
+
+class SimulationFailed(RuntimeError):
+    """The chunks could not be played: no Dask, an unreachable scheduler, a worker that died."""
+
 
 #: Called with the hands (or matches) played so far, all targets, after each chunk.
 Progress = Callable[[int], None]
@@ -98,12 +104,10 @@ def _indexed(job: tuple[int, Setup, Chunk]) -> tuple[int, Tally]:
     return index, run_chunk(setup, chunk)
 
 
-def chunks(count: int, seed: int, size: int) -> list[Chunk]:
-    """``count`` hands or matches cut into chunks of ``size``, numbered from 0."""
-    return [
-        Chunk(number, min(size, count - start), seed)
-        for number, start in enumerate(range(0, count, size))
-    ]
+def chunks(count: int, seed: int, size: int) -> Iterator[Chunk]:
+    """``count`` hands or matches cut into chunks of ``size``, numbered from 0 (lazily)."""
+    for number, start in enumerate(range(0, count, size)):
+        yield Chunk(number, min(size, count - start), seed)
 
 
 def setup_for(
@@ -146,75 +150,128 @@ def run(
     use the same seeds, so targets dealing the same shape share their deals.
     """
     size = CHUNK_MATCHES if matches else CHUNK_HANDS
-    plan = chunks(count, seed, size)
     tallies = [Tally() for _ in targets]
     done = 0
     interrupted: str | None = None
     try:
-        for index, tally in _played(targets, plan, matches, jobs, scheduler):
-            tallies[index].merge(tally)
-            done += tally.matches + tally.unfinished if matches else tally.hands
-            if progress is not None:
-                progress(done)
+        # closing(): a stop between two chunks still ends the workers at once.
+        with contextlib.closing(
+            _played(targets, (count, seed, size), matches, jobs, scheduler)
+        ) as played:
+            for index, tally in played:
+                tallies[index].merge(tally)
+                done += tally.matches + tally.unfinished if matches else tally.hands
+                if progress is not None:
+                    progress(done)
     except KeyboardInterrupt as stop:
         interrupted = getattr(stop, "name", "SIGINT")
     return tallies, interrupted
 
 
+#: Chunks handed out per worker ahead of the results: enough to keep every
+#: worker busy, few enough that memory stays flat however many hands are asked.
+AHEAD = 4
+
+
 def _played(
     targets: Sequence[tuple[Rules, int, Sequence[StrategySpec]]],
-    plan: Sequence[Chunk],
+    plan: tuple[int, int, int],
     matches: bool,
     jobs: int,
     scheduler: Any,
-) -> Iterator[tuple[int, Tally]]:
+) -> Generator[tuple[int, Tally], None, None]:
+    """Every chunk's tally, with the index of its target, as the chunks finish."""
     if scheduler is None and jobs <= 1:
         for index, (rules, players, names) in enumerate(targets):
             strategies = _strategies(names)
-            for chunk in plan:
+            for chunk in chunks(*plan):
                 yield index, play_chunk(rules, players, strategies, chunk, matches=matches)
         return
-    work = [
-        (index, setup_for(rules, players, names, matches), chunk)
-        for index, (rules, players, names) in enumerate(targets)
-        for chunk in plan
-    ]
+    setups = [setup_for(rules, players, names, matches) for rules, players, names in targets]
+    work = ((index, setup, chunk) for index, setup in enumerate(setups) for chunk in chunks(*plan))
     if scheduler is not None:
         yield from _on_dask(scheduler, work)
     else:
         yield from _on_processes(jobs, work)
 
 
+#: Signals a terminal sends the whole foreground process group (Ctrl-C, hang-up):
+#: the workers leave them to the parent, which stops them when it must.
+_GROUP_SIGNALS = {signal.SIGINT, signal.SIGHUP}
+
+
 def _quiet_worker() -> None:
-    """A worker process leaves SIGINT to its parent, which stops it when it must."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    """Ignore the terminal's group signals, then let the worker receive signals again.
+
+    The worker was spawned with them blocked (:func:`_group_signals_blocked`),
+    so one sent while it started is discarded here instead of printing a
+    KeyboardInterrupt traceback from a process that was about to be stopped.
+    """
+    for signum in _GROUP_SIGNALS:
+        signal.signal(signum, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _GROUP_SIGNALS)
+
+
+@contextlib.contextmanager
+def _group_signals_blocked() -> Iterator[None]:
+    """Hold Ctrl-C and hang-up while workers are spawned (they inherit the mask).
+
+    A signal that comes meanwhile is delivered to this process when the block ends.
+    """
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, _GROUP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _GROUP_SIGNALS)
 
 
 def _on_processes(
-    jobs: int, work: Sequence[tuple[int, Setup, Chunk]]
+    jobs: int, work: Iterator[tuple[int, Setup, Chunk]]
 ) -> Iterator[tuple[int, Tally]]:
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
 
     pool = ProcessPoolExecutor(
         max_workers=jobs,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_quiet_worker,
     )
+    pending: set[Future[tuple[int, Tally]]] = set()
+
+    def top_up() -> None:
+        for job in itertools.islice(work, jobs * AHEAD - len(pending)):
+            pending.add(pool.submit(_indexed, job))
+
     try:
-        futures = [pool.submit(_indexed, job) for job in work]
-        for future in as_completed(futures):
-            yield future.result()
-    except BaseException:
+        with _group_signals_blocked():  # the first submissions spawn the workers
+            top_up()
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                pending.discard(future)
+                yield future.result()
+            top_up()
+    except BrokenProcessPool as error:
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise SimulationFailed(f"a worker process died ({error})") from None
+    except Exception:  # a chunk failed: let the others finish their chunk, then stop
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    except BaseException:  # Ctrl-C, a signal: stop now
         _stop(pool)
         raise
     pool.shutdown()
 
 
 def _stop(pool: Any) -> None:
-    """No new chunks, and every worker ended at once."""
-    pool.shutdown(wait=False, cancel_futures=True)
-    workers = list(getattr(pool, "_processes", {}).values())
+    """No new chunks, and every worker ended at once (then the pool cleans up after them)."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())
     for worker in workers:
         with contextlib.suppress(Exception):
             worker.terminate()
@@ -222,22 +279,38 @@ def _stop(pool: Any) -> None:
         worker.join(timeout=5)
         if worker.is_alive():
             worker.kill()
+    with contextlib.suppress(Exception):
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _on_dask(
-    scheduler: Any, work: Sequence[tuple[int, Setup, Chunk]]
+    scheduler: Any, work: Iterator[tuple[int, Setup, Chunk]]
 ) -> Iterator[tuple[int, Tally]]:
     """The chunks on a Dask cluster: ``scheduler`` is its address or a ``distributed.Client``."""
-    from distributed import Client, as_completed
-
-    client = scheduler if isinstance(scheduler, Client) else Client(scheduler, timeout=10)  # type: ignore[no-untyped-call]
-    owned = client is not scheduler
-    futures = client.map(_indexed, work, pure=False)
     try:
-        for future in as_completed(futures):  # type: ignore[no-untyped-call]
+        from distributed import Client, as_completed
+    except ImportError as error:
+        raise SimulationFailed(
+            f"a Dask scheduler needs the 'dask' extra ({error}): "
+            "pip install 'matador-reference[dask]'"
+        ) from None
+    try:
+        client = (
+            scheduler if isinstance(scheduler, Client) else Client(scheduler, timeout=10)  # type: ignore[no-untyped-call]
+        )
+    except (OSError, ValueError, TypeError) as error:
+        raise SimulationFailed(f"cannot reach the Dask scheduler {scheduler!r}: {error}") from None
+    owned = client is not scheduler
+    ahead = AHEAD * max(1, len(client.scheduler_info().get("workers", {})))
+    submitted = [client.submit(_indexed, job, pure=False) for job in itertools.islice(work, ahead)]
+    running = as_completed(submitted)  # type: ignore[no-untyped-call]
+    try:
+        for future in running:
             yield future.result()
+            for job in itertools.islice(work, 1):
+                running.add(client.submit(_indexed, job, pure=False))  # type: ignore[no-untyped-call]
     except BaseException:
-        client.cancel(futures)  # type: ignore[no-untyped-call]
+        client.cancel(list(running.futures))  # type: ignore[no-untyped-call]
         raise
     finally:
         if owned:

@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import random
+from collections.abc import Sequence
 from fractions import Fraction
 from math import comb, sqrt
 
@@ -17,7 +18,7 @@ import pytest
 
 from reference_engine.cli.app import run
 from reference_engine.disputes import odds
-from reference_engine.engine.actions import DRAW, PASS, Play
+from reference_engine.engine.actions import DRAW, PASS, AnyAction, Play
 from reference_engine.engine.deal import Deal
 from reference_engine.engine.hand import Hand
 from reference_engine.engine.strategies import (
@@ -193,13 +194,23 @@ def test_shared_seeds_give_two_variants_with_one_deal_shape_the_same_deals() -> 
     assert first.tally == second.tally
 
 
-def test_rules_another_process_cannot_rebuild_are_refused_for_jobs() -> None:
+def test_rules_of_ones_own_travel_to_worker_processes() -> None:
     import dataclasses
 
     changed = dataclasses.replace(resolve("german"), opener_plays_again=False)
-    assert simulate(changed, hands=50, players=2).hands == 50  # one process: fine
-    with pytest.raises(ValueError, match="shipped"):
-        simulate(changed, hands=50, players=2, jobs=2)
+    one = simulate(changed, hands=1000, players=2, seed=4)
+    assert simulate(changed, hands=1000, players=2, seed=4, jobs=2).tally == one.tally
+    assert one.tally != simulate(resolve("german"), hands=1000, players=2, seed=4).tally
+
+
+def test_a_strategy_other_processes_cannot_import_needs_one_process() -> None:
+    def mine(hand: Hand, legal: Sequence[AnyAction], rng: random.Random) -> AnyAction:
+        return legal[0]
+
+    rules = resolve("german")
+    assert simulate(rules, hands=30, players=2, strategies=[mine]).strategies[0].endswith("mine")
+    with pytest.raises(ValueError, match="jobs=1"):
+        simulate(rules, hands=30, players=2, strategies=[mine], jobs=2)
 
 
 def test_bad_arguments_are_refused() -> None:

@@ -9,7 +9,7 @@ value comes from (:class:`Provenance`), the gaps the file records and its notes.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum
 from types import MappingProxyType
 from typing import Any
@@ -294,6 +294,21 @@ class Rules:
     def applicable(self, rule: str) -> bool:
         """Whether ``rule`` has any effect under the other rules of this variant."""
         return parameter(rule).applies(self)
+
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
+        """Pickle as the fields, with the read-only mappings as dicts (worker processes
+        of ``matador simulate`` receive the rules this way)."""
+        state = {item.name: getattr(self, item.name) for item in fields(self)}
+        state["chosen"] = dict(self.chosen)
+        state["provenance"] = dict(self.provenance)
+        return (_unpickle_rules, (state,))
+
+
+def _unpickle_rules(state: dict[str, Any]) -> Rules:
+    """Rules from the state :meth:`Rules.__reduce__` made, the mappings read-only again."""
+    state["chosen"] = MappingProxyType(state["chosen"])
+    state["provenance"] = MappingProxyType(state["provenance"])
+    return Rules(**state)
 
 
 def as_plain(value: Any) -> Any:

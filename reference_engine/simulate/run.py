@@ -27,10 +27,9 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.compiled import content_key
 from ..engine.scoring import sides
 from ..engine.strategies import STRATEGIES, Strategy, strategy_named
-from ..rules import Catalog, Rules
+from ..rules import Rules
 from .results import Statistics
 from .tally import Chunk, Tally, play_chunk
 
@@ -50,28 +49,12 @@ Progress = Callable[[int], None]
 
 @dataclass(frozen=True)
 class Setup:
-    """One target as a worker rebuilds it: a shipped variant, options, players, strategies."""
+    """One target as a worker receives it: the rules (pickled), players, strategy names."""
 
-    variant: str
-    options: tuple[tuple[str, str], ...]
+    rules: Rules
     players: int
     strategies: tuple[str, ...]
     matches: bool
-
-    def rules(self) -> Rules:
-        """The rules, resolved from the shipped catalog (once per process)."""
-        return _resolved(self.variant, self.options)
-
-
-_RESOLVED: dict[tuple[str, tuple[tuple[str, str], ...]], Rules] = {}
-
-
-def _resolved(variant: str, options: tuple[tuple[str, str], ...]) -> Rules:
-    key = (variant, options)
-    rules = _RESOLVED.get(key)
-    if rules is None:
-        rules = _RESOLVED[key] = Catalog.shipped().resolve(variant, dict(options))
-    return rules
 
 
 #: A seat's strategy: a built-in name, ``python:MODULE:NAME``, or the callable itself.
@@ -95,7 +78,7 @@ def strategy_name(spec: StrategySpec) -> str:
 def run_chunk(setup: Setup, chunk: Chunk) -> Tally:
     """Play one chunk of ``setup`` (what a worker process or a Dask worker runs)."""
     return play_chunk(
-        setup.rules(), setup.players, _strategies(setup.strategies), chunk, matches=setup.matches
+        setup.rules, setup.players, _strategies(setup.strategies), chunk, matches=setup.matches
     )
 
 
@@ -113,25 +96,14 @@ def chunks(count: int, seed: int, size: int) -> Iterator[Chunk]:
 def setup_for(
     rules: Rules, players: int, strategies: Sequence[StrategySpec], matches: bool
 ) -> Setup:
-    """The setup that rebuilds ``rules`` in another process.
-
-    ValueError when ``rules`` are not the shipped variant with those options
-    (another process could not rebuild them).
-    """
-    options = tuple(sorted(rules.chosen.items()))
-    try:
-        rebuilt = _resolved(rules.variant, options)
-    except Exception:
-        rebuilt = None
-    if rebuilt is None or content_key(rebuilt) != content_key(rules):
-        raise ValueError(
-            f"{rules.variant}: only shipped variants can be played in other processes; "
-            "use jobs=1 for these rules"
-        )
+    """What a worker needs to play ``rules``; ValueError for a strategy it could not import."""
     names = tuple(map(strategy_name, strategies))
     for name in names:
-        strategy_named(name)  # a callable another process cannot import fails here
-    return Setup(rules.variant, options, players, names, matches)
+        try:
+            strategy_named(name)
+        except ValueError as error:
+            raise ValueError(f"{error}: another process could not find it; use jobs=1") from None
+    return Setup(rules, players, names, matches)
 
 
 def run(

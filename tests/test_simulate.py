@@ -427,3 +427,20 @@ def test_ctrl_c_prints_what_was_gathered_and_leaves_no_process(jobs: str) -> Non
     while _session_processes(child.pid) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert _session_processes(child.pid) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["german", "pagat"])
+def test_the_results_page_is_what_a_fresh_run_gives(variant: str) -> None:
+    from reference_engine.simulate.page import check
+
+    assert check(Catalog.shipped(), variant) is None
+
+
+def test_the_results_page_has_a_row_and_a_command_for_every_shipped_variant() -> None:
+    from reference_engine.simulate.page import PAGE
+
+    page = PAGE.read_text(encoding="utf-8")
+    for variant in Catalog.shipped().ids():
+        assert f"| `{variant}` |" in page, variant
+        assert f"`matador simulate {variant} --hands" in page, variant

@@ -361,9 +361,8 @@ def spelled_in(name: str) -> list[str]:
     one consumer of the rule (its sentence and its place on the page).
     """
     found = []
-    for path in sorted(PACKAGE.rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
+    for path, tree, nodes in _parsed_package():
+        for node in nodes:
             constant = isinstance(node, ast.Constant) and node.value == name
             spelled = (constant and name not in SHARED_WORDS) or (
                 isinstance(node, ast.Attribute) and node.attr == name and _reads_rules(node.value)
@@ -372,6 +371,16 @@ def spelled_in(name: str) -> list[str]:
                 found.append(_place(path))
                 break
     return list(dict.fromkeys(found))
+
+
+@cache
+def _parsed_package() -> tuple[tuple[Path, ast.Module, tuple[ast.AST, ...]], ...]:
+    """Every module of the package, parsed once: its path, tree and every node."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found.append((path, tree, tuple(ast.walk(tree))))
+    return tuple(found)
 
 
 def _place(path: Path) -> str:

@@ -1,31 +1,40 @@
-"""How fast the reference engine plays, next to two other domino engines.
+"""How fast the reference engine plays, like for like with other domino engines.
 
-Every engine plays random hands to the end, the same way: legal actions are
-generated at every decision and one is chosen uniformly with a seeded
-:class:`random.Random`. A hand's deal and set-up are inside the timing. Each
-engine gets the same number of seconds, in turns (a few rounds, one slice per
-engine each round) so that a machine that gets busier or quieter during the
-run treats them alike. The table shows decisions (actions) per second and how
-many times faster (or slower) our engine is than each peer.
+Every engine plays random hands to the end the same way: at every decision the
+legal moves are generated and one is chosen uniformly with a seeded
+:class:`random.Random`; dealing and setting up a hand are inside the timing.
+Each peer is matched by our engine playing the same deal shape, so both do the
+same work:
 
-* ``matador``: this engine, two players, ``gamerules-com`` (draws and passes
-  are actions here, the same as plays);
-* ``open_spiel``: OpenSpiel's ``python_block_dominoes`` (two players, no
-  drawing); only player decisions are counted, not the chance nodes of the deal;
-* ``dominoes``: the ``dominoes`` package from PyPI (four players, block game;
-  it passes on its own, so only moves are counted). It deals with the global
-  :mod:`random` module, which is seeded too.
+* ``dominoes`` (PyPI): four players, seven tiles each, no boneyard, block play.
+  Our engine: ``pagat``, dealt the same way (it already is: four players, seven
+  each, nothing left to draw), drawing switched off.
+* ``open_spiel``: OpenSpiel's ``python_block_dominoes``: two players, seven tiles
+  each, the other fourteen out of play, no drawing. Our engine: ``pagat`` with
+  that deal.
+* ``bare``: :mod:`bare_playout`, a hand-written bitmask playout of exactly the
+  rules our engine plays in each shape: the near-limit figure for plain Python.
 
-The peers are optional: one that is not installed is skipped with a note.
-Then N random two-player ``gamerules-com`` hands are timed on their own.
+Our engine keeps Matador's own placement rules (sum to seven, matadors), so it
+is not the peers' game, but the same deal, the same number of decisions and the
+same kind of choice. The unit is the tile placed (the opening tile included):
+the peers pass on their own, without a decision, while our engine and the bare
+playout count a pass as an action, so passes are done by all but counted by none.
 
-    python benchmarks/bench_engine.py                # 3 s per engine, 100,000 hands
-    python benchmarks/bench_engine.py --seconds 5 --hands 20000
+Each engine gets the same number of seconds, in turns (a few rounds, one slice
+per engine each round, the order rotating), so that a machine that gets busier
+or quieter during the run treats them alike. Both wall-clock and CPU seconds
+are measured; on a shared machine the CPU figure is the steadier one, and the
+ratios are taken from it.
+
+    python benchmarks/bench_engine.py                # 3 s per engine in 6 rounds
+    python benchmarks/bench_engine.py --seconds 5 --rounds 10 --seed 7
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import sys
 import time
@@ -33,20 +42,24 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-# Run from a checkout without installing: make the repository importable.
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# Run from a checkout without installing: make the repository and this folder importable.
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE.parent), str(HERE)]
 
-from reference_engine.engine.deal import Deal
-from reference_engine.engine.hand import Hand
-from reference_engine.rules import Catalog
-from reference_engine.rules.model import Rules
+import bare_playout  # noqa: E402
 
-VARIANT = "gamerules-com"
-PLAYERS = 2
+from reference_engine.engine.actions import Play  # noqa: E402
+from reference_engine.engine.deal import Deal  # noqa: E402
+from reference_engine.engine.hand import Hand  # noqa: E402
+from reference_engine.rules import Catalog  # noqa: E402
+from reference_engine.rules.model import PLAYER_COUNT_KEYS, PerPlayers, Rules  # noqa: E402
+from reference_engine.rules.vocabulary import DrawWhen  # noqa: E402
+
+VARIANT = "pagat"
+HAND_SIZE = 7
 INSTALL_HINT = "pip install open-spiel dominoes  (or: pip install -e '.[bench]')"
 
-
-#: Plays one random hand to the end and returns how many actions it counted.
+#: Plays one random hand to the end and returns how many tiles were placed.
 PlayHand = Callable[[], int]
 
 
@@ -55,46 +68,71 @@ class Run:
     """What one engine did in its time."""
 
     name: str
+    game: str
     hands: int = 0
-    actions: int = 0
-    seconds: float = 0.0
+    placed: int = 0
+    wall: float = 0.0
+    cpu: float = 0.0
 
     @property
     def rate(self) -> float:
-        """Actions per second."""
-        return self.actions / self.seconds if self.seconds else 0.0
+        """Tiles placed per CPU second."""
+        return self.placed / self.cpu if self.cpu else 0.0
+
+    @property
+    def wall_rate(self) -> float:
+        """Tiles placed per wall-clock second."""
+        return self.placed / self.wall if self.wall else 0.0
 
 
 class Skipped(Exception):
     """A peer engine that is not installed (or does not load)."""
 
 
-def matador_rules() -> Rules:
-    """The rules every matador measurement uses."""
-    return Catalog.shipped().resolve(VARIANT)
+def matador_rules(players: int) -> Rules:
+    """``pagat``'s rules with the peers' deal: ``players`` seats of seven tiles, no drawing.
+
+    Only the deal changes (who may play, the hand size, the reserve, drawing);
+    the opening, placement, passing and scoring rules stay pagat's.
+    """
+    rules = Catalog.shipped().resolve(VARIANT)
+    key = PLAYER_COUNT_KEYS[players]
+    return dataclasses.replace(
+        rules,
+        players=(players,),
+        hand_size=PerPlayers(**{key: HAND_SIZE}),
+        reserve=PerPlayers(**{key: 0}),
+        draw_when=DrawWhen.NEVER,
+        draws_per_turn=None,
+    )
 
 
-def play_matador_hand(rules: Rules, rng: random.Random) -> int:
-    """Play one random hand of this engine to the end; return its number of actions."""
-    hand = Hand(rules, Deal.shuffled(rules, PLAYERS, rng))
-    while not hand.is_over:
-        legal = hand.legal_actions()
-        hand.apply(legal[rng.randrange(len(legal))])
-    return len(hand.history)
-
-
-def matador_hands(seed: int) -> PlayHand:
-    """Random hands of this engine."""
-    rules = matador_rules()
+def matador_hands(players: int, seed: int) -> PlayHand:
+    """Random hands of this engine, by the public loop; counts the tiles placed."""
+    rules = matador_rules(players)
     rng = random.Random(seed)
-    return lambda: play_matador_hand(rules, rng)
+
+    def one_hand() -> int:
+        hand = Hand(rules, Deal.shuffled(rules, players, rng))
+        while not hand.is_over:
+            legal = hand.legal_actions()
+            hand.apply(legal[rng.randrange(len(legal))])
+        return list(map(type, hand.history)).count(Play)  # the opening tile and placements
+
+    return one_hand
+
+
+def bare_hands(players: int, seed: int) -> PlayHand:
+    """Random hands of the bare bitmask playout of the same rules."""
+    rng = random.Random(seed)
+    return lambda: bare_playout.play_hand(rng, players, HAND_SIZE).placed
 
 
 def open_spiel_hands(seed: int) -> PlayHand:
-    """Random hands of OpenSpiel's python_block_dominoes."""
+    """Random hands of OpenSpiel's python_block_dominoes (two players)."""
     try:
-        import open_spiel.python.games  # noqa: F401  (registers the python games)
-        import pyspiel
+        import open_spiel.python.games  # type: ignore[import-untyped]  # noqa: F401  (registers the python games)
+        import pyspiel  # type: ignore[import-not-found]
 
         game = pyspiel.load_game("python_block_dominoes")
     except Exception as error:  # not installed, or installed but broken
@@ -103,31 +141,24 @@ def open_spiel_hands(seed: int) -> PlayHand:
 
     def one_hand() -> int:
         state = game.new_initial_state()
-        actions = 0
+        placed = 0
         while not state.is_terminal():
-            if state.is_chance_node():
+            if state.is_chance_node():  # the deal
                 outcomes = state.chance_outcomes()
-                pick = rng.random()
-                chosen = outcomes[-1][0]
-                for outcome, probability in outcomes:
-                    pick -= probability
-                    if pick < 0:
-                        chosen = outcome
-                        break
-                state.apply_action(chosen)
-            else:
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])  # all equally likely
+            else:  # every decision places a tile: a blocked player is skipped
                 legal = state.legal_actions()
                 state.apply_action(legal[rng.randrange(len(legal))])
-                actions += 1
-        return actions
+                placed += 1
+        return placed
 
     return one_hand
 
 
 def dominoes_hands(seed: int) -> PlayHand:
-    """Random hands of the ``dominoes`` package (PyPI)."""
+    """Random hands of the ``dominoes`` package (PyPI; four players)."""
     try:
-        import dominoes
+        import dominoes  # type: ignore[import-untyped]
     except Exception as error:  # not installed, or installed but broken
         raise Skipped(f"{type(error).__name__}: {error}") from None
     random.seed(seed)  # dominoes.Game.new() deals with the global random module
@@ -135,72 +166,90 @@ def dominoes_hands(seed: int) -> PlayHand:
 
     def one_hand() -> int:
         game = dominoes.Game.new()
-        actions = 0
-        while game.result is None:
+        placed = 0
+        while game.result is None:  # every move places a tile: it passes on its own
             moves = game.valid_moves
             game.make_move(*moves[rng.randrange(len(moves))])
-            actions += 1
-        return actions
+            placed += 1
+        return placed
 
     return one_hand
 
 
-ENGINES: dict[str, Callable[[int], PlayHand]] = {
-    "matador": matador_hands,
-    "open_spiel": open_spiel_hands,
-    "dominoes": dominoes_hands,
+#: name -> (game, how to start it from a seed), in the order of the table.
+ENGINES: dict[str, tuple[str, Callable[[int], PlayHand]]] = {
+    "matador-4": ("4 x 7, no boneyard", lambda seed: matador_hands(4, seed)),
+    "bare-4": ("4 x 7, no boneyard", lambda seed: bare_hands(4, seed)),
+    "dominoes": ("4 x 7, no boneyard", dominoes_hands),
+    "matador-2": ("2 x 7, no drawing", lambda seed: matador_hands(2, seed)),
+    "bare-2": ("2 x 7, no drawing", lambda seed: bare_hands(2, seed)),
+    "open_spiel": ("2 x 7, no drawing", open_spiel_hands),
 }
 
+#: (ours, theirs, what the ratio says).
+RATIOS = (
+    ("matador-4", "dominoes", "like for like, four players"),
+    ("matador-2", "open_spiel", "like for like, two players"),
+    ("matador-4", "bare-4", "of the near limit, four players"),
+    ("matador-2", "bare-2", "of the near limit, two players"),
+)
 
-def measure(players: dict[str, PlayHand], seconds: float, rounds: int) -> list[Run]:
+
+def measure(players: dict[str, PlayHand], seconds: float, rounds: int) -> dict[str, Run]:
     """Give every engine ``seconds`` in all, in ``rounds`` turns of equal length.
 
-    A peer that fails during play is reported and dropped; our engine failing is a bug
-    and is not caught.
+    The order rotates each round. A peer that fails during play is reported and
+    dropped; our engine or the bare playout failing is a bug and is not caught.
     """
-    runs = {name: Run(name) for name in players}
-    playing = dict(players)
-    for _ in range(rounds):
-        for name, play in list(playing.items()):
+    runs = {name: Run(name, ENGINES[name][0]) for name in players}
+    playing = list(players)
+    for turn in range(rounds):
+        shift = turn % len(playing) if playing else 0
+        for name in playing[shift:] + playing[:shift]:
             try:
-                _play_for(play, seconds / rounds, runs[name])
+                _play_for(players[name], seconds / rounds, runs[name])
             except Exception as error:
-                if name == "matador":
+                if name.startswith(("matador", "bare")):
                     raise
                 print(f"{name}: failed during play ({type(error).__name__}: {error}); dropped")
-                del playing[name], runs[name]
-    return list(runs.values())
+                playing.remove(name)
+                del runs[name]
+    return runs
 
 
 def _play_for(play: PlayHand, seconds: float, run: Run) -> None:
-    start = time.perf_counter()
-    deadline = start + seconds
-    now = start
+    wall, cpu = time.perf_counter(), time.process_time()
+    deadline = wall + seconds
+    now = wall
     while now < deadline:
-        run.actions += play()
+        run.placed += play()
         run.hands += 1
         now = time.perf_counter()
-    run.seconds += now - start
+    run.wall += now - wall
+    run.cpu += time.process_time() - cpu
 
 
-def time_hands(count: int, seed: int) -> tuple[float, float]:
-    """Wall-clock and CPU seconds to play ``count`` random two-player hands of this engine."""
-    play = matador_hands(seed)
-    wall, cpu = time.perf_counter(), time.process_time()
-    for _ in range(count):
-        play()
-    return time.perf_counter() - wall, time.process_time() - cpu
-
-
-def _table(runs: list[Run]) -> Iterator[str]:
-    ours = runs[0]
-    yield f"{'engine':<12}{'hands':>10}{'actions':>12}{'seconds':>9}{'actions/s':>12}  ours/peer"
-    for run in runs:
-        ratio = "" if run is ours or not run.rate else f"{ours.rate / run.rate:.2f}x"
+def _table(runs: dict[str, Run]) -> Iterator[str]:
+    yield (
+        f"{'engine':<12}{'game':<20}{'hands':>9}{'placed':>11}{'wall s':>8}{'CPU s':>8}"
+        f"{'placed/CPU s':>14}{'placed/wall s':>15}"
+    )
+    for run in runs.values():
         yield (
-            f"{run.name:<12}{run.hands:>10,}{run.actions:>12,}{run.seconds:>9.2f}"
-            f"{run.rate:>12,.0f}  {ratio}"
+            f"{run.name:<12}{run.game:<20}{run.hands:>9,}{run.placed:>11,}{run.wall:>8.2f}"
+            f"{run.cpu:>8.2f}{run.rate:>14,.0f}{run.wall_rate:>15,.0f}"
         )
+
+
+def _ratios(runs: dict[str, Run]) -> Iterator[str]:
+    for ours, theirs, what in RATIOS:
+        if ours in runs and theirs in runs and runs[theirs].rate and runs[theirs].wall_rate:
+            cpu = runs[ours].rate / runs[theirs].rate
+            wall = runs[ours].wall_rate / runs[theirs].wall_rate
+            yield (
+                f"{ours} / {theirs}: {cpu:.2f}x per tile placed, CPU time "
+                f"({wall:.2f}x wall clock), {what}"
+            )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -211,21 +260,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rounds", type=int, default=6, help="turns the engines take, in order (default 6)"
     )
-    parser.add_argument(
-        "--hands",
-        type=int,
-        default=100_000,
-        help="random two-player hands to time on their own (default 100000; 0 skips)",
-    )
     parser.add_argument("--seed", type=int, default=2024, help="random seed (default 2024)")
     args = parser.parse_args(argv)
 
     print(
         f"python {sys.version.split()[0]}; {args.seconds:g} s per engine "
-        f"in {args.rounds} rounds, seed {args.seed}"
+        f"in {args.rounds} rounds, seed {args.seed}; matador plays {VARIANT} dealt as each peer"
     )
     players: dict[str, PlayHand] = {}
-    for name, make in ENGINES.items():
+    for name, (_, make) in ENGINES.items():
         try:
             players[name] = make(args.seed)
         except Skipped as why:
@@ -233,19 +276,8 @@ def main(argv: list[str] | None = None) -> int:
     runs = measure(players, args.seconds, max(1, args.rounds))
     print()
     print("\n".join(_table(runs)))
-    matador_run = runs[0]
-    print(
-        f"(matador: {PLAYERS} players, {VARIANT}, "
-        f"{matador_run.hands / matador_run.seconds:,.0f} hands/s)"
-    )
-
-    if args.hands > 0:
-        wall, cpu = time_hands(args.hands, args.seed)
-        print()
-        print(
-            f"{args.hands:,} random {PLAYERS}-player {VARIANT} hands: {wall:.2f} s "
-            f"({args.hands / wall:,.0f} hands/s; {cpu:.2f} s of CPU time)"
-        )
+    print()
+    print("\n".join(_ratios(runs)))
     return 0
 
 

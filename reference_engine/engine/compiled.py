@@ -24,6 +24,9 @@ rotation (section 10.5, 6.2). The tables:
   legal action a hand offers is one of them (or the opening play of a tile,
   or ``DRAW`` or ``PASS``), so the engine can recognise an action it offered
   by identity, without comparing fields;
+* for each combination of end kinds a hand reaches, a
+  :class:`~reference_engine.engine.ends.Line`: every tile's placements on those
+  ends, and (as they are made) where each placement leads;
 * the opening rules (section 6) and the turn rules (section 8) become a
   handful of booleans.
 """
@@ -50,7 +53,7 @@ from ..rules.vocabulary import (
     Shape,
 )
 from .actions import Play
-from .ends import OpenEnd, orientations
+from .ends import Line, OpenEnd, Step, orientations
 from .tiles import Tile, full_set
 
 
@@ -100,6 +103,8 @@ class Compiled:
         self.tile_set: frozenset[Tile] = frozenset(self.tiles)
         self.index: dict[Tile, int] = {tile: i for i, tile in enumerate(self.tiles)}
         self.bit: dict[Tile, int] = {tile: 1 << i for i, tile in enumerate(self.tiles)}
+        #: The bit of each tile index.
+        self.bits: tuple[int, ...] = tuple(1 << i for i in range(len(self.tiles)))
         self.pips: tuple[int, ...] = tuple(tile.pips for tile in self.tiles)
         self.matador_mask = self.mask(t for t in self.tiles if rules.is_matador(*t))
         # ---- the deal (SPEC section 5)
@@ -166,8 +171,11 @@ class Compiled:
         self.effects: dict[int, Effect] = {}
         for end in (0, 1):
             self._register(end)
-        #: The kinds of the open ends -> per tile, its placements on them (built on demand).
-        self._both_ends: dict[tuple[int, ...], list[tuple[Play, ...]]] = {}
+        #: The kinds of the open ends -> their :class:`Line` (built on demand).
+        self._lines: dict[tuple[int, ...], Line] = {}
+        #: The line before the opening: no ends, and every tile goes down as the
+        #: opening tile (not a placement: SPEC 6.3).
+        self.opening_line = Line((), self.mask(self.tiles), tuple((p,) for p in self.opening_plays))
         # ---- the turn (SPEC section 8)
         draw_when, pass_when = rules.draw_when, rules.pass_when
         #: Whether anyone ever draws in play (``draw_when`` is not ``never``).
@@ -224,7 +232,35 @@ class Compiled:
         """Whether the tile with this index is a matador."""
         return bool(self.matador_mask >> index & 1)
 
-    # ---- the legal placements of a hand (the hot path)
+    # ---- the lines a hand goes through (the hot path)
+
+    def line(self, kinds: tuple[int, ...]) -> Line:
+        """The :class:`Line` of open ends of these kinds (end 0 first), built once."""
+        found = self._lines.get(kinds)
+        if found is None:
+            on = [self.moves_on(end)[kind] for end, kind in enumerate(kinds)]
+            plays = tuple(
+                tuple(play for by_tile in on for play, _ in by_tile[index])
+                for index in range(len(self.tiles))
+            )
+            fit = 0
+            for kind in kinds:
+                fit |= self.fits[kind]
+            found = self._lines[kinds] = Line(kinds, fit, plays)
+        return found
+
+    def step(self, line: Line, play: Play) -> Step:
+        """The tile's bit and the line after ``play``, a placement offered on ``line``.
+
+        Remembered in ``line.after``, so a placement made again costs one look-up.
+        """
+        end, bit, leaves, adds = self.effects[id(play)]
+        kinds = list(line.kinds)
+        kinds[end] = leaves
+        if adds >= 0:  # a crosswise matador's second half opens an end of its own
+            kinds.append(adds)
+        found = line.after[id(play)] = (bit, self.line(tuple(kinds)))
+        return found
 
     def placements_of(self, mask: int, ends: tuple[int, ...]) -> tuple[Play, ...]:
         """Every placement of the tiles in ``mask`` on open ends of kinds ``ends``.
@@ -232,27 +268,7 @@ class Compiled:
         In canonical order: by tile, then end (0, 1, then any later end), then
         shape and open value. Tiles with no placement add nothing.
         """
-        both = self._both_ends.get(ends)
-        if both is None:
-            both = self._build_both_ends(ends)
-        low = mask & -mask
-        if low == mask:  # a single tile, or none: its placements are ready-made
-            return both[low.bit_length() - 1] if mask else ()
-        found: list[Play] = []
-        while mask:
-            low = mask & -mask
-            found += both[low.bit_length() - 1]
-            mask ^= low
-        return tuple(found)
-
-    def _build_both_ends(self, ends: tuple[int, ...]) -> list[tuple[Play, ...]]:
-        on = [self.moves_on(end)[kind] for end, kind in enumerate(ends)]
-        both = [
-            tuple(play for by_tile in on for play, _ in by_tile[index])
-            for index in range(len(self.tiles))
-        ]
-        self._both_ends[ends] = both
-        return both
+        return self.line(ends).placements(mask)
 
     def moves_on(self, end: int) -> list[list[tuple[tuple[Play, int], ...]]]:
         """``moves[end]``: per kind and tile, the placements on end number ``end``.

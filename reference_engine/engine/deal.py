@@ -59,19 +59,55 @@ class Deal:
         """
         check_players(rules, players)
         table = compiled(rules)
-        tiles = list(table.tiles)
-        rng.shuffle(tiles)
-        sizes = _hand_sizes(table, rules, players)
-        starts = [sum(sizes[:seat]) for seat in range(players + 1)]
-        hands = tuple(
-            tuple(sorted(tiles[starts[seat] : starts[seat + 1]])) for seat in range(players)
-        )
+        tiles, bits = table.tiles, table.bits
+        order = list(range(len(tiles)))
+        rng.shuffle(order)  # the same draws as shuffling the tiles themselves
+        hands: list[tuple[Tile, ...]] = []
+        masks: list[int] = []
+        start = 0
+        for size in _hand_sizes(table, rules, players):
+            held = sorted(order[start : start + size])
+            start += size
+            hands.append(tuple(map(tiles.__getitem__, held)))
+            masks.append(sum(map(bits.__getitem__, held)))
+        stock = tuple(order[start:])
         if designated is None and table.needs_designated:
             if table.lot_by_drawing:
                 designated = lowest_drawn(table, players, rng)
             else:
                 designated = rng.randrange(players)
-        return cls(hands=hands, boneyard=tuple(tiles[starts[-1] :]), designated=designated)
+        deal = cls(
+            hands=tuple(hands), boneyard=tuple(map(tiles.__getitem__, stock)), designated=designated
+        )
+        # Its hands and boneyard are the set, dealt as the rules say; a seat given
+        # by the caller is checked as in any deal.
+        if not deal._designated_problems(rules, table, players):
+            object.__setattr__(deal, "_packed", (table, tuple(masks), stock))
+        return deal
+
+    def packed(self, rules: Rules) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The deal as the engine holds it: each seat's tiles as a bitmask of tile
+        indices (:class:`~reference_engine.engine.compiled.Compiled`), and the
+        boneyard's tile indices in draw order.
+
+        Raises :class:`DealError` unless the deal fits ``rules``, as :meth:`check`.
+        The answer is kept with the deal (which is immutable): a deal that fits
+        rules fits all rules with the same values, so it is checked once, and a
+        deal from :meth:`shuffled` not at all.
+        """
+        table = compiled(rules)
+        kept = self.__dict__.get("_packed")
+        if kept is not None and kept[0] is table:
+            return kept[1], kept[2]
+        self.check(rules)
+        masks = tuple(map(table.mask, self.hands))
+        stock = tuple(map(table.index.__getitem__, self.boneyard))
+        object.__setattr__(self, "_packed", (table, masks, stock))
+        return masks, stock
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields only: what :meth:`packed` kept belongs to this process's tables."""
+        return {name: getattr(self, name) for name in DEAL_FIELDS}
 
     @classmethod
     def from_data(cls, data: Any, rules: Rules) -> Deal:

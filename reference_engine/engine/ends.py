@@ -1,8 +1,10 @@
 """Open ends of the line: the values an end shows, what it accepts, which matadors.
 
 An :class:`OpenEnd` is one kind of end (SPEC section 1): the compiled tables
-give every kind that can arise under the rules an id, and the hand keeps the
-ids of its open ends. :func:`orientations` lists the ways a tile can face an end.
+give every kind that can arise under the rules an id. A :class:`Line` is the
+open ends of a hand at one moment, as those ids, with what the engine looks
+up on them; the hand keeps the line it is at. :func:`orientations` lists the
+ways a tile can face an end.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..rules.vocabulary import MatadorAccess, MatchRule
+from .actions import DRAW, PASS, Play
 from .tiles import Tile
 
 
@@ -65,3 +68,49 @@ def orientations(tile: Tile) -> tuple[tuple[int, int], ...]:
     if tile.is_double:
         return ((tile.low, tile.high),)
     return ((tile.low, tile.high), (tile.high, tile.low))
+
+
+#: What an action offered on a line does: the bit of the tile it puts down and the
+#: line it leads to; a pass has bit 0 and a draw bit -1, and both stay on the line.
+Step = tuple[int, "Line"]
+
+
+class Line:
+    """The open ends of a hand at one moment, as end kinds, and what goes on them.
+
+    The compiled tables build one Line per combination of end kinds the rules
+    reach (:meth:`~reference_engine.engine.compiled.Compiled.line`) and every hand
+    that reaches it shares it. What it holds is a function of the kinds alone:
+
+    * ``kinds``: the kind of end 0 (L), end 1 (R), then any later end;
+    * ``fit``: the tiles with at least one placement on some end, as a bitmask;
+    * ``plays``: per tile index, its placements on these ends, in canonical order
+      (the compiled table's Play objects);
+    * ``after``: id() of an action offered here -> its :data:`Step` (filled as
+      placements are made; a pass and a draw leave the line as it is).
+    """
+
+    __slots__ = ("after", "fit", "kinds", "plays")
+
+    def __init__(self, kinds: tuple[int, ...], fit: int, plays: tuple[tuple[Play, ...], ...]):
+        self.kinds = kinds
+        self.fit = fit
+        self.plays = plays
+        self.after: dict[int, Step] = {id(PASS): (0, self), id(DRAW): (-1, self)}
+
+    def placements(self, mask: int) -> tuple[Play, ...]:
+        """Every placement of the tiles in ``mask``, in canonical order (by tile, end,
+        shape, open value); tiles with no placement add nothing."""
+        plays = self.plays
+        low = mask & -mask
+        if low == mask:  # a single tile, or none: its placements are ready-made
+            return plays[low.bit_length() - 1] if mask else ()
+        found: list[Play] = []
+        while mask:
+            low = mask & -mask
+            found += plays[low.bit_length() - 1]
+            mask ^= low
+        return tuple(found)
+
+    def __repr__(self) -> str:
+        return f"Line(kinds={self.kinds!r}, fit={self.fit:#x})"

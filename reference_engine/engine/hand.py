@@ -11,10 +11,15 @@ No variant is named here: every difference between sources comes from the
 rules object, through the tables of :mod:`reference_engine.engine.compiled`.
 
 Speed. Random playouts run millions of actions, so the turn is kept to table
-look-ups and bit operations: hands are bitmasks, the legal actions are built
-once per state from ready-made tuples of the compiled table's Play objects,
-and :meth:`Hand.apply` recognises an offered action by identity before it
-falls back on comparing values. Why an action is refused is explained by
+look-ups and bit operations. Hands are bitmasks. The open ends are a shared
+:class:`~reference_engine.engine.ends.Line` of the compiled table, which holds
+every tile's placements on them as ready-made Play objects, so the legal
+actions are built once per state by concatenating a few tuples.
+:meth:`Hand.apply` recognises an offered action by identity (before it falls
+back on comparing values), and the line maps that object's id() to what it
+does: the tile's bit and the line it leads to, or a pass or a draw. A dealt
+hand is checked once (:meth:`Deal.packed <reference_engine.engine.deal.Deal.packed>`),
+and a shuffled one not at all. Why an action is refused is explained by
 :mod:`.refusals`, once :meth:`Hand.verify` has refused it.
 """
 
@@ -22,13 +27,14 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
+from typing import cast
 
 from ..errors import DealError, Reason
 from ..rules.model import Rules
 from .actions import DRAW, PASS, AnyAction, Play
 from .compiled import Compiled, compiled
 from .deal import Deal, seats_after
-from .ends import OpenEnd
+from .ends import Line, OpenEnd
 from .phase import Phase as Phase
 from .refusals import refuse, why_not
 from .scoring import Outcome, Termination, score
@@ -43,28 +49,31 @@ class Hand:
     """The state of one hand: hands, boneyard, line ends, whose turn, history."""
 
     def __init__(self, rules: Rules, deal: Deal) -> None:
-        deal.check(rules)
-        self._set_up(rules, deal)
+        hands, boneyard = deal.packed(rules)  # raises DealError unless the deal fits the rules
+        self._set_up(rules, deal, hands, boneyard)
         self._choose_opener()
 
-    def _set_up(self, rules: Rules, deal: Deal) -> None:
-        """Every field of a hand about to be opened, from ``deal`` (already checked)."""
+    def _set_up(
+        self, rules: Rules, deal: Deal, hands: Sequence[int], boneyard: Sequence[int]
+    ) -> None:
+        """Every field of a hand about to be opened, from ``deal`` (already checked)
+        and the same deal as tile masks per seat and boneyard tile indices."""
         self.rules = rules
         table = compiled(rules)
         self.table: Compiled = table
         self.deal = deal
-        self.players = players = len(deal.hands)
+        self.players = players = len(hands)
         self.history: list[AnyAction] = []
         self.outcome: Outcome | None = None
         self.opener: int | None = None
-        bit = table.bit.__getitem__
-        self._hands = [sum(map(bit, hand)) for hand in deal.hands]  # tiles are distinct
-        self._boneyard = list(map(table.index.__getitem__, deal.boneyard))
+        self._hands = list(hands)
+        self._boneyard = boneyard
         self._drawn = 0
         self._reserve = table.reserve_for(players)
         #: Draws in play are allowed while fewer than this many tiles have been drawn.
         self._draw_limit = len(self._boneyard) - self._reserve if table.draws else 0
-        self._ends: list[int] = []
+        #: The open ends, with their look-ups (before the opening: none).
+        self._line: Line = table.opening_line
         self._passes = 0
         self._single_drawn: int | None = None
         self._forced_play = False
@@ -72,9 +81,12 @@ class Hand:
         self._draw_for_double = False
         self._opening_tiles = 0
         #: The rule that decided the opening tiles, named when another tile is refused.
-        self.opening_rule = self.table.opening_rule
+        self.opening_rule = table.opening_rule
         self.current = 0
         self.phase = _OPENING
+        #: Whether the hand has ended (``phase`` is OVER): an attribute, not a
+        #: property, because a playout reads it before every action.
+        self.is_over = False
 
     @classmethod
     def at_position(
@@ -97,7 +109,8 @@ class Hand:
         """
         if players not in rules.players:
             raise DealError(f"{rules.variant} is not played by {players}")
-        tiles = compiled(rules).tiles
+        table = compiled(rules)
+        tiles = table.tiles
         held = set(hand)
         unseen = [tile for tile in tiles if tile not in held]
         if len(held) != len(hand) or not held <= set(tiles):
@@ -108,11 +121,12 @@ class Hand:
             raise DealError(f"the drawn tile {drawn} is not in the hand")
         others = [(tile,) for tile in unseen[: players - 1]]
         stock = tuple(unseen[players - 1 : players - 1 + boneyard])
+        deal = Deal(hands=(tuple(hand), *others), boneyard=stock)
         position = cls.__new__(cls)
-        position._set_up(rules, Deal(hands=(tuple(hand), *others), boneyard=stock))
-        table = position.table
+        masks = list(map(table.mask, deal.hands))
+        position._set_up(rules, deal, masks, [table.index[tile] for tile in stock])
         position.phase = _PLAY
-        position._ends = [table.kind(OpenEnd.plain(value)) for value in ends]
+        position._line = table.line(tuple(table.kind(OpenEnd.plain(value)) for value in ends))
         if drawn is not None and table.one_draw_per_turn:
             position._single_drawn = table.index[drawn]
         return position
@@ -122,16 +136,9 @@ class Hand:
         twin = copy.copy(self)
         twin.history = list(self.history)
         twin._hands = list(self._hands)
-        twin._boneyard = list(self._boneyard)
-        twin._ends = list(self._ends)
         return twin
 
     # ------------------------------------------------------------------ observing
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the hand has ended."""
-        return self.phase is _OVER
 
     def hand_of(self, seat: int) -> tuple[Tile, ...]:
         """The tiles ``seat`` holds, in canonical order."""
@@ -140,12 +147,17 @@ class Hand:
     @property
     def ends(self) -> tuple[OpenEnd, ...]:
         """The open ends, end 0 (L), end 1 (R), then any later one; empty before the opening."""
-        return tuple(self.table.kinds[kind] for kind in self._ends)
+        return tuple(self.table.kinds[kind] for kind in self._line.kinds)
 
     @property
     def end_kinds(self) -> tuple[int, ...]:
         """The open ends as ids of the compiled table's end kinds, L first."""
-        return tuple(self._ends)
+        return self._line.kinds
+
+    @property
+    def _ends(self) -> tuple[int, ...]:
+        """The kinds of the open ends (for :mod:`.refusals`)."""
+        return self._line.kinds
 
     @property
     def boneyard_count(self) -> int:
@@ -167,7 +179,7 @@ class Hand:
         """Every legal action of the player to act, in canonical order."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._compute_legal()
+            legal = self._compute_legal()
         return legal
 
     def is_legal(self, action: AnyAction, player: int | None = None) -> bool:
@@ -194,7 +206,7 @@ class Hand:
         """Verify ``action`` and carry it out."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._compute_legal()
+            legal = self._compute_legal()
         if player is not None and player != self.current:
             self.verify(action, player)  # raises (not your turn, or the hand is over)
         # ``offered`` is the action as legal_actions() built it: usually the very
@@ -207,15 +219,33 @@ class Hand:
             offered = legal[legal.index(action)]
         self._legal = None
         self.history.append(action)
-        if isinstance(offered, Play):
-            if offered.end is None:
+        step = self._line.after.get(id(offered))
+        if step is None:  # the opening tile, or a placement first made on this line
+            if isinstance(offered, Play) and offered.end is None:
                 self._open(offered)
+                return
+            step = self.table.step(self._line, cast(Play, offered))
+        bit, line = step
+        if bit > 0:  # a placement (written out here: this is the hot path)
+            self._line = line
+            seat = self.current
+            hand = self._hands[seat] ^ bit
+            self._hands[seat] = hand
+            self._passes = 0
+            if hand:  # the next turn, as _next_turn()
+                self.current = (seat + 1) % self.players
+                self._single_drawn = None
+                self._forced_play = False
             else:
-                self._place(offered)
-        elif offered is DRAW:
-            self._draw()
+                self._finish(Termination.DOMINO, went_out=seat)
+        elif bit == 0:  # a pass
+            self._passes += 1
+            if self._passes >= self.players:
+                self._finish(Termination.BLOCKED)
+            else:
+                self._next_turn()
         else:
-            self._pass()
+            self._draw()
 
     # ------------------------------------------------------------------ the opening
 
@@ -281,95 +311,69 @@ class Hand:
             held = self._hands[self.current] & self.table.opening_double_mask
             if held:
                 return (self.table.opening_plays[held.bit_length() - 1],)
-            return (DRAW,) if self.boneyard_count else ()
-        plays = []
-        mask = self._opening_tiles
-        while mask:
-            low = mask & -mask
-            plays.append(self.table.opening_plays[low.bit_length() - 1])
-            mask ^= low
-        return tuple(plays)
+            return _DRAW_ONLY if self.boneyard_count else ()
+        return self.table.opening_line.placements(self._opening_tiles)
 
     # ------------------------------------------------------------------ the turn
 
     def _compute_legal(self) -> tuple[AnyAction, ...]:
-        """The legal actions (SPEC section 8.2), in canonical order."""
-        phase = self.phase
-        if phase is _OVER:
-            return ()
-        if phase is _OPENING:
-            return self._opening_actions()
+        """The legal actions (SPEC section 8.2), in canonical order; kept in ``_legal``."""
+        line = self._line
+        if self.phase is not _PLAY:
+            legal = self._legal = () if self.phase is _OVER else self._opening_actions()
+            return legal
+        playable = self._hands[self.current] & line.fit
         table = self.table
-        hand = self._hands[self.current]
-        ends = tuple(self._ends)
-        fits = table.fits
-        if len(ends) == 2:
-            fit = fits[ends[0]] | fits[ends[1]]
-        else:  # a crosswise matador gave the line more ends
-            fit = 0
-            for kind in ends:
-                fit |= fits[kind]
         if self._single_drawn is not None:  # step 2 of the procedure, one draw per turn
             if table.after_draw_any_tile:
-                return (*table.placements_of(hand & fit, ends), PASS)
-            drawn = table.placements_of((1 << self._single_drawn) & fit, ends)
-            if table.after_draw_may_pass or not drawn:
-                return (*drawn, PASS)
-            return drawn
-        playable = hand & fit
-        plays = table.placements_of(playable, ends) if playable else ()
+                legal = (*line.placements(playable), PASS)
+            else:
+                drawn = line.placements((1 << self._single_drawn) & playable)
+                legal = (*drawn, PASS) if table.after_draw_may_pass or not drawn else drawn
+            self._legal = legal
+            return legal
+        # Step 1 (the opener's own turn, SPEC 6.5, must place a tile if it can).
+        plays = line.placements(playable) if playable else ()
         if self._forced_play and plays:
-            return plays
-        if self._drawn < self._draw_limit:  # the player can draw
+            legal = plays
+        elif self._drawn < self._draw_limit:  # the player can draw
             if (
                 not plays
                 or table.draw_always
                 or (table.draw_if_only_matadors and not playable & ~table.matador_mask)
             ):
-                return (*plays, DRAW)
-            return plays
-        if (
+                legal = (*plays, DRAW) if plays else _DRAW_ONLY
+            else:
+                legal = plays
+        elif (
             not plays
             or table.pass_always
             or (table.pass_if_only_matadors and not playable & ~table.matador_mask)
         ):
-            return (*plays, PASS)
-        return plays
+            legal = (*plays, PASS) if plays else _PASS_ONLY
+        else:
+            legal = plays
+        self._legal = legal
+        return legal
 
     # ------------------------------------------------------------------ doing
 
     def _open(self, play: Play) -> None:
-        index = self.table.index[play.tile]
+        table = self.table
+        index = table.index[play.tile]
         seat = self.current
         self._hands[seat] &= ~(1 << index)
-        self._ends = list(self.table.opening_kinds[index])
+        self._line = table.line(table.opening_kinds[index])
         self.opener = seat
         self.phase = Phase.PLAY
         self._passes = 0
         self._draw_for_double = False
         if not self._hands[seat]:
             self._finish(Termination.DOMINO, went_out=seat)
-        elif self.table.opener_plays_again:
+        elif table.opener_plays_again:
             self._forced_play = True
         else:
             self._next_turn()
-
-    def _place(self, play: Play) -> None:
-        """Put down ``play``, one of the compiled table's placements offered now."""
-        end, bit, leaves, adds = self.table.effects[id(play)]
-        self._ends[end] = leaves
-        if adds >= 0:  # a crosswise matador's second half opens an end of its own
-            self._ends.append(adds)
-        seat = self.current
-        hand = self._hands[seat] ^ bit
-        self._hands[seat] = hand
-        self._passes = 0
-        if hand:  # the next turn (as _next_turn(), written out: this is the hot path)
-            self.current = (seat + 1) % self.players
-            self._single_drawn = None
-            self._forced_play = False
-        else:
-            self._finish(Termination.DOMINO, went_out=seat)
 
     def _draw(self) -> None:
         index = self._boneyard[self._drawn]
@@ -382,13 +386,6 @@ class Hand:
         if self.table.one_draw_per_turn and self.phase is _PLAY:
             self._single_drawn = index
 
-    def _pass(self) -> None:
-        self._passes += 1
-        if self._passes >= self.players:
-            self._finish(Termination.BLOCKED)
-        else:
-            self._next_turn()
-
     def _next_turn(self) -> None:
         self.current = (self.current + 1) % self.players
         self._single_drawn = None
@@ -396,8 +393,14 @@ class Hand:
 
     def _finish(self, termination: Termination, went_out: int | None = None) -> None:
         self.phase = Phase.OVER
+        self.is_over = True
         self._legal = ()
         self.outcome = score(self.rules, self.pips(), termination, went_out)
+
+
+#: The legal actions of a player with nothing to place: one tuple each, built once.
+_DRAW_ONLY: tuple[AnyAction, ...] = (DRAW,)
+_PASS_ONLY: tuple[AnyAction, ...] = (PASS,)
 
 
 def _offered(legal: tuple[AnyAction, ...], action: object) -> AnyAction | None:

@@ -136,8 +136,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "opening",
         "engine/hand.py",
         "opener_plays_again is read the wrong way round.",
-        "elif self.table.opener_plays_again:",
-        "elif not self.table.opener_plays_again:",
+        "elif table.opener_plays_again:",
+        "elif not table.opener_plays_again:",
     ),
     Mutant(
         "opener-must-play-without-a-fit",
@@ -482,17 +482,17 @@ MUTANTS: tuple[Mutant, ...] = (
         "draws",
         "engine/hand.py",
         "Under may_play_any the player may not pass after the draw while a tile fits.",
-        "return (*table.placements_of(hand & fit, ends), PASS)",
-        "return table.placements_of(hand & fit, ends) or (PASS,)",
+        "legal = (*line.placements(playable), PASS)",
+        "legal = line.placements(playable) or (PASS,)",
     ),
     Mutant(
         "drawn-tile-kept-for-next-seat",
         "draws",
         "engine/hand.py",
         "After a placement the one-draw state is not cleared: the next seat is treated as drawn.",
-        "            self.current = (seat + 1) % self.players\n"
-        "            self._single_drawn = None\n",
-        "            self.current = (seat + 1) % self.players\n",
+        "                self.current = (seat + 1) % self.players\n"
+        "                self._single_drawn = None\n",
+        "                self.current = (seat + 1) % self.players\n",
     ),
     Mutant(
         "draw-from-the-wrong-end",
@@ -524,8 +524,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "passes",
         "engine/hand.py",
         "A placement does not reset the count of consecutive passes.",
-        "        self._hands[seat] = hand\n        self._passes = 0\n",
-        "        self._hands[seat] = hand\n",
+        "            self._hands[seat] = hand\n            self._passes = 0\n",
+        "            self._hands[seat] = hand\n",
     ),
     Mutant(
         "pass-always-ignored",
@@ -556,16 +556,16 @@ MUTANTS: tuple[Mutant, ...] = (
         "passes",
         "engine/hand.py",
         "A player with no placement who cannot draw is offered nothing instead of a pass.",
-        "        if (\n            not plays\n            or table.pass_always",
-        "        if (\n            False\n            or table.pass_always",
+        "        elif (\n            not plays\n            or table.pass_always",
+        "        elif (\n            False\n            or table.pass_always",
     ),
     Mutant(
         "pass-offered-with-draw",
         "passes",
         "engine/hand.py",
         "A player who can draw may also pass.",
-        "return (*plays, DRAW)",
-        "return (*plays, DRAW, PASS)",
+        "legal = (*plays, DRAW) if plays else _DRAW_ONLY",
+        "legal = (*plays, DRAW, PASS)",
     ),
     # ------------------------------------------------------------------ scoring
     Mutant(
@@ -903,7 +903,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "two-ends-keep-one-end",
         "crosswise",
-        "engine/hand.py",
+        "engine/compiled.py",
         "A crosswise matador under open: two_ends opens no new end.",
         "        if adds >= 0:",
         "        if adds >= 99:",

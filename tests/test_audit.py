@@ -246,15 +246,15 @@ def test_check_catches_a_shipped_variant_left_unaudited() -> None:
         ("{claim: rules.max_pip, value: 6, text: '000', section: s, verdict: exact}", "missing"),
         (
             "{claim: rules.max_pip, value: 6, text: '000', section: s, verdict: exact, "
-            "note: n, extra: 1}",
+            "note: why, extra: 1}",
             "unknown fields",
         ),
         (
-            "{claim: rules.max_pip, value: 6, text: '000', section: s, verdict: fixed, note: n}",
+            "{claim: rules.max_pip, value: 6, text: '000', section: s, verdict: fixed, note: why}",
             "'was' is required",
         ),
         (
-            "{claim: rules.max_pip, value: 6, text: '000', section: s, verdict: maybe, note: n}",
+            "{claim: rules.max_pip, value: 6, text: '000', section: s, verdict: maybe, note: why}",
             "verdict must be",
         ),
     ],

@@ -1313,22 +1313,3 @@ def test_overlapping_crosswise_modes_leaving_different_values_are_incoherent(
     assert problem.code is ProblemCode.INCOHERENT
     assert problem.json_path == "$.rules.matador_modes"
     assert "modes 0 and 1" in problem.message
-
-
-def test_shipped_files_read_the_same_by_libyaml_and_by_the_strict_composer() -> None:
-    """The shipped files are composed by libyaml for speed: it must change nothing."""
-    from reference_engine.rules.yamldoc import parse_yaml
-
-    root = Path(__file__).resolve().parents[1]
-    shipped = [
-        *sorted((root / "variants").glob("*.yaml")),
-        *sorted((root / "conformance" / "cases").glob("*.yaml")),
-        root / "spec" / "sources.yaml",
-    ]
-    for path in shipped:
-        raw = path.read_bytes()
-        strict, strict_problems = parse_yaml(raw, str(path))
-        fast, fast_problems = parse_yaml(raw, str(path), trusted=True)
-        assert strict is not None and fast is not None, (strict_problems, fast_problems)
-        assert fast.data == strict.data, path
-        assert fast.positions == strict.positions, path

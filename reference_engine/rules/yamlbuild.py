@@ -228,9 +228,17 @@ class Builder:
             return None
         try:
             return self.loader.construct_object(node, deep=True)
-        except (yaml.YAMLError, ValueError) as error:
+        except Exception as error:  # PyYAML's constructors raise IndexError, KeyError... too
+            reason = (
+                str(error)
+                if isinstance(error, (yaml.YAMLError, ValueError))
+                else (
+                    f"{node.value!r} is not a value of the type {node.tag.rsplit(':', 1)[-1]} "
+                    "it is tagged with"
+                )
+            )
             self._problem(
-                ProblemCode.YAML_SYNTAX, node, path, f"bad scalar: {error}", "fix the value"
+                ProblemCode.YAML_SYNTAX, node, path, f"bad scalar: {reason}", "fix the value"
             )
             return None
 
@@ -278,7 +286,7 @@ class Builder:
             return None
         try:
             return self.loader.construct_object(node, deep=True)
-        except (yaml.YAMLError, ValueError):
+        except Exception:  # PyYAML's constructors raise IndexError, KeyError... on odd scalars
             return None
 
 

@@ -474,7 +474,7 @@ def test_the_protocol_schema_defines_every_request_and_the_reasons() -> None:
 
 
 def test_the_servers_fast_checks_accept_only_what_the_schema_accepts() -> None:
-    from reference_engine.conformance.server import _plainly_valid, _validator
+    from reference_engine.conformance.requestcheck import definition_validator, plainly_valid
 
     requests: list[dict[str, object]] = [
         {"id": 1, "type": kind} for kind in ("legal", "ends", "to_act", "result", "match", "quit")
@@ -486,9 +486,9 @@ def test_the_servers_fast_checks_accept_only_what_the_schema_accepts() -> None:
     plain = 0
     for request in requests:
         kind = str(request["type"])
-        if _plainly_valid(kind, request):
+        if plainly_valid(kind, request):
             plain += 1
-            assert not list(_validator(f"{kind}_request").iter_errors(request)), request
+            assert not list(definition_validator(f"{kind}_request").iter_errors(request)), request
     assert plain == 6 + 2 * 3  # the bare requests; 2 good actions by 3 good players
 
 

@@ -286,6 +286,12 @@ def test_blocker_closes_an_end_against_a_player_short_of_matadors() -> None:
     assert keep_matadors(hand, legal, rng) == Play(Tile(5, 6), 1, open=6)
 
 
+def test_the_help_names_every_built_in_strategy() -> None:
+    from reference_engine.cli.simulate import STRATEGY_HELP
+
+    assert STRATEGY_HELP.split(", ") == list(STRATEGIES)
+
+
 def test_strategies_by_name_and_by_module() -> None:
     assert strategy_named("blocker") is blocker
     assert (

@@ -2,14 +2,16 @@
 
 :class:`Parser` raises :class:`UsageError` instead of exiting and prints help
 where it is told, so :func:`~reference_engine.cli.app.run` decides every exit
-status. The argument types and options here are shared by several commands.
+status. The argument types and options here are shared by several commands;
+:class:`Choices` lets an option take its allowed values from the table that
+owns them without importing that table's module when the parser is built.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import NoReturn, TextIO
 
 from .. import safeio
@@ -43,6 +45,32 @@ class ParserExit(Exception):
 
     def __init__(self, status: int) -> None:
         self.status = status
+
+
+class Choices:
+    """An option's allowed values, read from the table that owns them when first needed.
+
+    argparse reads ``choices`` only to check a value given and to print the
+    option's help (``%(choices)s``); ``load``, which imports the table's module,
+    runs then rather than when ``matador``'s parser is built, so that
+    ``matador --help`` does not import, say, the engine for ``--strategy``. Give
+    the option a ``metavar``: without one argparse spells the choices out at once.
+    """
+
+    def __init__(self, load: Callable[[], Iterable[str]]) -> None:
+        self._load = load
+        self._values: tuple[str, ...] | None = None
+
+    def _all(self) -> tuple[str, ...]:
+        if self._values is None:
+            self._values = tuple(sorted(self._load()))
+        return self._values
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._all()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
 
 
 #: Adds the subcommand NAME described by TEXT and returns its parser.

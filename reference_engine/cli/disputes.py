@@ -1,33 +1,22 @@
 """``matador compare``, ``diff``, ``score``, ``odds`` and ``explain``: where the variants disagree.
 
 Each puts one question to every variant (or to those named) at once, through
-:mod:`reference_engine.disputes`.
+:mod:`reference_engine.disputes`, which is imported when a command runs, not when
+``matador``'s parser is built.
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from .. import safeio
-from ..disputes import (
-    compare,
-    comparison_document,
-    diff_text,
-    main_rule,
-    odds,
-    odds_data,
-    odds_text,
-    parse_target,
-    score_everywhere,
-    score_text,
-)
-from ..engine.scoring import Termination
 from ..exits import ExitStatus
-from ..rules import Catalog, Rules, RulesError
-from ..rules.yamldoc import input_problem, parse_yaml
 from .arguments import AddCommand, Handler, UsageError, max_bytes_argument
 from .output import json_text
+
+if TYPE_CHECKING:
+    from ..rules import Rules
 
 
 def add_parsers(command: AddCommand) -> None:
@@ -85,6 +74,9 @@ def add_parsers(command: AddCommand) -> None:
 
 
 def _resolve_target(text: str) -> Rules:
+    from ..disputes import parse_target
+    from ..rules import Catalog
+
     try:
         variant, options = parse_target(text)
     except ValueError as error:
@@ -93,6 +85,9 @@ def _resolve_target(text: str) -> Rules:
 
 
 def _compare(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    from ..disputes import compare, comparison_document
+    from ..rules import Catalog
+
     if not args.variants and args.format == "markdown":
         stdout.write(comparison_document(Catalog.shipped()))
         return ExitStatus.OK
@@ -102,11 +97,17 @@ def _compare(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 
 def _diff(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    from ..disputes import diff_text
+
     stdout.write(diff_text(_resolve_target(args.first), _resolve_target(args.second)))
     return ExitStatus.OK
 
 
 def _score(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    from ..disputes import score_everywhere, score_text
+    from ..engine.scoring import Termination
+    from ..rules import Catalog
+
     try:
         pips = [int(part) for part in args.pips.split(",")]
     except ValueError:
@@ -132,6 +133,9 @@ def _score(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 
 def _odds(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    from ..disputes import main_rule, odds, odds_data, odds_text
+    from ..rules import Catalog
+
     if not 1 <= args.set <= 18:
         raise UsageError("--set: give N between 1 and 18")
     catalog = Catalog.shipped()
@@ -151,6 +155,8 @@ def _odds(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 def _explain(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..disputes.explain import Situation, explain
+    from ..rules import Catalog, RulesError
+    from ..rules.yamldoc import input_problem, parse_yaml
 
     data: dict[str, object] = {}
     if args.situation:

@@ -1,4 +1,7 @@
-"""``matador play`` and ``replay``: play a match, and check a game record against its rules."""
+"""``matador play`` and ``replay``: play a match, and check a game record against its rules.
+
+The engine is imported when a command runs, not when ``matador``'s parser is built.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +10,15 @@ import random
 from pathlib import Path
 from typing import TextIO
 
-from ..engine.record import match_record, play_match, replay
-from ..engine.strategies import STRATEGIES
-from ..engine.transcript import describe_outcome, transcript
 from ..exits import ExitStatus
-from ..rules import Catalog, parse_option_assignments
-from .arguments import AddCommand, Handler, max_bytes_argument, option_argument
+from .arguments import AddCommand, Choices, Handler, max_bytes_argument, option_argument
 from .output import json_text
+
+
+def _strategy_names() -> list[str]:
+    from ..engine.strategies import STRATEGIES
+
+    return list(STRATEGIES)
 
 
 def add_parsers(command: AddCommand) -> None:
@@ -25,9 +30,10 @@ def add_parsers(command: AddCommand) -> None:
     play.add_argument("--seed", type=int, metavar="S", help="seed for the deals and choices")
     play.add_argument(
         "--strategy",
-        choices=sorted(STRATEGIES),
+        choices=Choices(_strategy_names),
         default="random",
-        help="how each action is chosen (default: random)",
+        metavar="NAME",
+        help="how each action is chosen: %(choices)s (default: random)",
     )
     play.add_argument("--hands", type=int, metavar="N", help="stop after N hands")
     play.add_argument("--json", action="store_true", help="print the game record as JSON")
@@ -38,6 +44,11 @@ def add_parsers(command: AddCommand) -> None:
 
 
 def _play(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    from ..engine.record import match_record, play_match
+    from ..engine.strategies import STRATEGIES
+    from ..engine.transcript import transcript
+    from ..rules import Catalog, parse_option_assignments
+
     rules = Catalog.shipped().resolve(args.variant, parse_option_assignments(args.option))
     players = args.players if args.players is not None else min(rules.players)
     if players not in rules.players:
@@ -60,7 +71,8 @@ def _play(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 
 def _replay(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    from ..engine.record import RecordSyntaxError, parse_record
+    from ..engine.record import RecordSyntaxError, parse_record, replay
+    from ..engine.transcript import describe_outcome
     from ..safeio import FileKind, InputError, read_input
 
     path = Path(args.record)

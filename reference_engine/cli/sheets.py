@@ -1,7 +1,7 @@
 """``matador sheet``: a printable rule sheet of a variant, in PDF, HTML or Markdown.
 
-The renderers (Jinja2, WeasyPrint) are imported only when the command runs, so
-``matador --help`` and every other command stay light.
+The renderers (Jinja2, WeasyPrint) and the rule model are imported only when the
+command runs, so ``matador --help`` and every other command stay light.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from typing import TextIO
 
 from .. import safeio
 from ..exits import ExitStatus
-from ..rules import Catalog, parse_option_assignments
 from ..sheets import FORMATS as SHEET_FORMATS
 from ..sheets import LANGUAGES as SHEET_LANGUAGES
 from .arguments import AddCommand, Handler
@@ -45,6 +44,7 @@ def add_parsers(command: AddCommand) -> None:
 
 
 def _sheet(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    from ..rules import Catalog, parse_option_assignments
     from ..sheets.model import build_sheet
     from ..sheets.render import PdfUnavailableError, render_html, render_markdown, render_pdf
 

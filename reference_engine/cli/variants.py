@@ -1,4 +1,7 @@
-"""``matador validate``, ``list`` and ``show``: check variant files and look at the variants."""
+"""``matador validate``, ``list`` and ``show``: check variant files and look at the variants.
+
+The rule model is imported when a command runs, not when ``matador``'s parser is built.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +11,6 @@ from pathlib import Path
 from typing import TextIO
 
 from ..exits import ExitStatus
-from ..rules import Catalog, parse_option_assignments
-from ..rules.present import rules_data, rules_text
 from .arguments import AddCommand, Handler, max_bytes_argument, option_argument
 from .output import json_text
 
@@ -29,6 +30,8 @@ def add_parsers(command: AddCommand) -> None:
 
 
 def _validate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    from ..rules import Catalog
+
     paths = [Path(path) for path in args.paths]
     for path in paths:
         if os.path.isdir(path):  # not Path.is_dir(): it raises on a name too long
@@ -61,8 +64,9 @@ def _validate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 
 def _list(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    from ..rules import Catalog, registry
+
     catalog = Catalog.shipped()
-    from ..rules import registry
 
     publications = registry().publications
     width = max(len(variant_id) for variant_id in catalog.ids())
@@ -75,6 +79,9 @@ def _list(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 
 def _show(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    from ..rules import Catalog, parse_option_assignments
+    from ..rules.present import rules_data, rules_text
+
     options = parse_option_assignments(args.option)
     rules = Catalog.shipped().resolve(args.variant, options)
     if args.json:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..engine.actions import Action, AnyAction, Draw, Pass, Play
 from ..engine.hand import Hand, Phase
@@ -78,16 +79,40 @@ def _applicable(rules: Rules, names: Iterable[str]) -> tuple[str, ...]:
     return tuple(name for name in names if rules.applicable(name))
 
 
+#: Where each rule name sorts: parameters in registry order, then the fixed rules.
+_ORDER: dict[str, int] = {
+    **{name: index for index, name in enumerate(BY_NAME)},
+    **{rule.value: len(BY_NAME) + index for index, rule in enumerate(FixedRule)},
+}
+
+
 def _sorted(names: Iterable[str]) -> tuple[str, ...]:
     """Rule names, parameters in registry order first, then fixed rules."""
-    order = {name: index for index, name in enumerate(BY_NAME)}
-    fixed = {rule.value: len(order) + index for index, rule in enumerate(FixedRule)}
-    return tuple(sorted(set(names), key=lambda name: order.get(name, fixed.get(name, 999))))
+    return tuple(sorted(set(names), key=lambda name: _ORDER.get(name, 999)))
+
+
+#: The longest text whose reading is remembered; every action written in the
+#: notation is far shorter (``12-17@E12:17``), so an engine's odd answers cannot
+#: fill the memory.
+REMEMBERED_TEXT = 32
+
+
+def parse_action(text: str) -> AnyAction:
+    """``Action.parse``, remembered: a run reads the same few hundred actions thousands of times.
+
+    Actions are immutable values, so sharing one between readers is safe.
+    """
+    return _remembered(text) if len(text) <= REMEMBERED_TEXT else Action.parse(text)
+
+
+@lru_cache(maxsize=4096)
+def _remembered(text: str) -> AnyAction:
+    return Action.parse(text)
 
 
 def _parse(text: str) -> AnyAction | None:
     try:
-        return Action.parse(text)
+        return parse_action(text)
     except NotationError:
         return None
 

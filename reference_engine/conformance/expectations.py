@@ -14,9 +14,10 @@ declares the variant.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
-from ..engine.actions import Action, end_name
+from ..engine.actions import end_name
 from ..engine.deal import Deal
 from ..engine.hand import Hand
 from ..engine.match import Match
@@ -40,8 +41,15 @@ class Mismatch(Exception):
 
 
 def canonical(action: str) -> str:
-    """An action in canonical notation (raises NotationError)."""
-    return str(Action.parse(action))
+    """An action in canonical notation (raises NotationError); remembered, as a run asks often."""
+    if len(action) > attribution.REMEMBERED_TEXT:
+        return str(attribution.parse_action(action))
+    return _canonical(action)
+
+
+@lru_cache(maxsize=4096)
+def _canonical(action: str) -> str:
+    return str(attribution.parse_action(action))
 
 
 def canonical_set(actions: Iterable[str], who: str) -> set[str]:
@@ -85,7 +93,7 @@ class _Reference:
         if self.hand is None:
             return
         try:
-            self.hand.apply(Action.parse(text), seat)
+            self.hand.apply(attribution.parse_action(text), seat)
         except (IllegalActionError, NotationError):
             self.hand = None  # the case's line is not the reference's: no more attributions
 

@@ -15,7 +15,8 @@ the server reads the next line; it stops only at the end of its input or on
    convert a 5000-digit integer). Anything else is ``bad_request``.
 4. Check the ``id`` (an error about a request without a usable id has
    ``"id": null``), the ``type``, then the whole request against its
-   definition in spec/protocol.schema.json; a mismatch is ``bad_request``.
+   definition in spec/protocol.schema.json (:mod:`.requestcheck`); a mismatch is
+   ``bad_request``.
 5. Hand the request to the engine, whose refusals carry their own codes.
 """
 
@@ -26,14 +27,13 @@ import re
 import sys
 import traceback
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
-from functools import cache
 from typing import Any, BinaryIO, TextIO
 
-from ..rules.datafiles import spec_dir
 from ..strictjson import no_constants, unique_keys
 from .codes import ErrorCode
 from .engine import PROTOCOL_VERSION, Engine, EngineRefusal, ReferenceEngine
+from .requestcheck import OutOfRange, id_problem, request_problem, shown
+from .requestcheck import protocol_schema as protocol_schema
 
 #: The longest request line read, in bytes, not counting its newline (1 MiB).
 MAX_LINE_BYTES = 1 << 20
@@ -56,18 +56,6 @@ class _Malformed(Exception):
         self.message = message
 
 
-@dataclass(frozen=True)
-class OutOfRange:
-    """A JSON number the server does not convert: too long, or beyond a double's range."""
-
-    text: str
-
-    def __str__(self) -> str:
-        if len(self.text) <= 24:
-            return self.text
-        return f"{self.text[:12]}... ({len(self.text)} characters long)"
-
-
 # ---------------------------------------------------------------------------- the handlers
 
 
@@ -75,7 +63,7 @@ def _hello(engine: Engine, request: Mapping[str, Any]) -> dict[str, Any]:
     if request["protocol"] != PROTOCOL_VERSION:
         raise EngineRefusal(
             ErrorCode.UNSUPPORTED_PROTOCOL,
-            f"this engine speaks {PROTOCOL_VERSION}, not {_shown(request['protocol'])}",
+            f"this engine speaks {PROTOCOL_VERSION}, not {shown(request['protocol'])}",
         )
     info = engine.hello()
     variants = None if info.variants is None else {k: dict(v) for k, v in info.variants.items()}
@@ -139,7 +127,7 @@ def answer(
         return _error(None, ErrorCode.BAD_REQUEST, message), False
     if "id" not in request:
         return _error(None, ErrorCode.BAD_REQUEST, "the request has no id"), False
-    problem = _id_problem(request["id"])
+    problem = id_problem(request["id"])
     if problem is not None:
         return _error(None, ErrorCode.BAD_REQUEST, problem), False
     request_id: int = request["id"]
@@ -148,11 +136,11 @@ def answer(
         if "type" not in request:
             return _error(request_id, ErrorCode.BAD_REQUEST, "the request has no type"), False
         if not isinstance(kind, str):
-            message = f"type must be a string, not {_shown(kind)}"
+            message = f"type must be a string, not {shown(kind)}"
             return _error(request_id, ErrorCode.BAD_REQUEST, message), False
-        message = f"unknown type {_shown(kind)} (known: {', '.join(REQUEST_TYPES)})"
+        message = f"unknown type {shown(kind)} (known: {', '.join(REQUEST_TYPES)})"
         return _error(request_id, ErrorCode.UNKNOWN_REQUEST, message), False
-    problem = _request_problem(kind, request)
+    problem = request_problem(kind, request)
     if problem is not None:
         return _error(request_id, ErrorCode.BAD_REQUEST, f"{kind}: {problem}"), False
     if kind == "quit":
@@ -307,125 +295,9 @@ def _parse_float(text: str) -> float | OutOfRange:
     return value
 
 
-# ---------------------------------------------------------------------------- the schema
-
-
-@cache
-def protocol_schema() -> dict[str, Any]:
-    """The protocol's JSON Schema (spec/protocol.schema.json)."""
-    return json.loads((spec_dir() / "protocol.schema.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
-
-
-@cache
-def _validator(definition: str) -> Any:
-    """A validator of ``#/$defs/DEFINITION``; integers are strictly integers (2.0 is not one)."""
-    from ..rules.schema import StrictValidator
-
-    schema = protocol_schema()
-    return StrictValidator({"$defs": schema["$defs"], "$ref": f"#/$defs/{definition}"})
-
-
-# The common requests, checked by hand before the (much slower) schema validator
-# is asked: each check accepts only what the schema plainly accepts, and leaves
-# everything else, valid or not, to the validator.
-_LARGEST_ID = 2**53 - 1
-_BARE = frozenset({"id", "type"})
-_BARE_KINDS = frozenset({"legal", "ends", "to_act", "result", "match", "quit"})
-_APPLY = frozenset({"id", "type", "action", "player"})
-
-
-def _id_problem(value: Any) -> str | None:
-    """What is wrong with a request's ``id``, or None."""
-    if type(value) is int and 0 <= value <= _LARGEST_ID:
-        return None
-    return _problem(_validator("request_id"), value, "id")
-
-
-def _request_problem(kind: str, request: Mapping[str, Any]) -> str | None:
-    """What is wrong with ``request``, of a known ``kind``, under its schema definition."""
-    if _plainly_valid(kind, request):
-        return None
-    return _problem(_validator(f"{kind}_request"), request)
-
-
-def _plainly_valid(kind: str, request: Mapping[str, Any]) -> bool:
-    """Whether ``request`` (its id and type already checked) plainly follows the schema."""
-    if kind == "apply":
-        action, player = request.get("action"), request.get("player")
-        return (
-            request.keys() == _APPLY
-            and type(action) is str
-            and 1 <= len(action) <= 64
-            and (player is None or (type(player) is int and player >= 0))
-        )
-    return kind in _BARE_KINDS and request.keys() <= _BARE
-
-
-def _problem(validator: Any, instance: Any, root: str = "") -> str | None:
-    """What is wrong with ``instance`` under ``validator`` (its first error), or None."""
-    error = next(iter(validator.iter_errors(instance)), None)
-    if error is None:
-        return None
-    where = root + "".join(
-        f"[{step}]" if isinstance(step, int) else f".{step}" for step in error.absolute_path
-    )
-    where = where.lstrip(".") or "the request"
-    value, rule, keyword = error.instance, error.validator_value, error.validator
-    if isinstance(value, OutOfRange) and keyword == "type":
-        return f"{where}: the number {value} is out of range"
-    if keyword == "type":
-        expected = [rule] if isinstance(rule, str) else list(rule)
-        wanted = " or ".join(_TYPE_NAMES.get(name, name) for name in expected)
-        return f"{where} must be {wanted}, not {_shown(value)}"
-    if keyword == "required":
-        missing = [name for name in rule if name not in value]
-        return f"{where} has no {missing[0] if missing else rule[0]} field"
-    if keyword == "minimum":
-        return f"{where} must be at least {rule}, not {_shown(value)}"
-    if keyword == "maximum":
-        return f"{where} must be at most {rule}, not {_shown(value)}"
-    if keyword in _BOUNDS:
-        return f"{where} must have {_BOUNDS[keyword].format(rule)}, not {_shown(value)}"
-    if keyword == "pattern":
-        return f"{where}: {_shown(value)} is not written like {_EXAMPLES.get(rule, rule)}"
-    if keyword == "additionalProperties":
-        extra = sorted(set(value) - set(error.schema.get("properties", {})))
-        return f"{where} has unknown field(s): {', '.join(map(_shown, extra))}"
-    if keyword == "oneOf":  # `player`: null or a seat
-        return f"{where} must be null or a seat number (0 or more), not {_shown(value)}"
-    return f"{where}: {error.message}"
-
-
-_TYPE_NAMES = {
-    "integer": "an integer",
-    "string": "a string",
-    "object": "an object",
-    "array": "an array",
-    "null": "null",
-    "number": "a number",
-    "boolean": "true or false",
-}
-_BOUNDS = {
-    "minLength": "{} characters or more",
-    "maxLength": "{} characters or fewer",
-    "minItems": "{} items or more",
-    "maxItems": "{} items or fewer",
-    "maxProperties": "{} fields or fewer",
-}
-_EXAMPLES = {"^[0-9]{1,2}-[0-9]{1,2}$": 'a tile ("2-5")'}
-
-
 def _kind_of(value: Any) -> str:
     if isinstance(value, list):
         return "an array"
     if isinstance(value, str):
         return "a string"
-    return _shown(value)
-
-
-def _shown(value: Any, limit: int = 60) -> str:
-    """``value`` as JSON for a message, cut short."""
-    if isinstance(value, OutOfRange):
-        return f"the number {value}"
-    text = json.dumps(value, default=str, ensure_ascii=True)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return shown(value)

@@ -1,11 +1,44 @@
-"""The rule model: vocabularies, resolved rules, and the variant-file loader."""
+"""The rule model: vocabularies, resolved rules, and the variant-file loader.
 
-from .catalog import Catalog
-from .choices import parse_option_assignments
-from .datafiles import SPEC_VERSION
-from .errors import OptionError, Problem, ProblemCode, RulesError, UnknownVariantError
-from .model import Citation, Gap, MatadorMode, Note, Option, PerPlayers, Provenance, Rules
-from .sources import registry
+The names below are imported from their modules on first use (PEP 562), so that
+importing one module of this package (the vocabulary, which
+:mod:`reference_engine.safeio` and :mod:`reference_engine.errors` need) does not
+load the variant-file loader, the YAML reader and the rule model with it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .catalog import Catalog
+    from .choices import parse_option_assignments
+    from .datafiles import SPEC_VERSION
+    from .errors import OptionError, Problem, ProblemCode, RulesError, UnknownVariantError
+    from .model import Citation, Gap, MatadorMode, Note, Option, PerPlayers, Provenance, Rules
+    from .sources import registry
+
+#: The module of each name of :data:`__all__`, relative to this package.
+_MODULE_OF = {
+    "SPEC_VERSION": ".datafiles",
+    "Catalog": ".catalog",
+    "Citation": ".model",
+    "Gap": ".model",
+    "MatadorMode": ".model",
+    "Note": ".model",
+    "Option": ".model",
+    "OptionError": ".errors",
+    "PerPlayers": ".model",
+    "Problem": ".errors",
+    "ProblemCode": ".errors",
+    "Provenance": ".model",
+    "Rules": ".model",
+    "RulesError": ".errors",
+    "UnknownVariantError": ".errors",
+    "parse_option_assignments": ".choices",
+    "registry": ".sources",
+}
 
 __all__ = [
     "SPEC_VERSION",
@@ -26,3 +59,17 @@ __all__ = [
     "parse_option_assignments",
     "registry",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """One of :data:`__all__`, imported from its module the first time it is asked for."""
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

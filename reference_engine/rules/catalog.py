@@ -6,6 +6,9 @@
 :mod:`.checks`) and returns every problem found; :meth:`Catalog.resolve` finds
 one variant's ``extends`` chain and has :mod:`.resolve` turn it and a choice of
 options into an immutable :class:`~reference_engine.rules.model.Rules`.
+
+The reader, the checks and the resolver are imported when first used, so that
+a command that only names :class:`Catalog` in its module loads none of them.
 """
 
 from __future__ import annotations
@@ -14,17 +17,16 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 # A module import: safeio imports this package's vocabulary (see yamldoc).
 from .. import safeio
-from .checks import check_references
 from .datafiles import variants_dir
 from .errors import Problem, ProblemCode, RulesError, UnknownVariantError
-from .model import Rules
-from .resolve import offered_options, resolve_chain
-from .sources import registry
-from .variantfile import VariantFile, read_variant_file
+
+if TYPE_CHECKING:
+    from .model import Rules
+    from .variantfile import VariantFile
 
 
 class Catalog:
@@ -37,12 +39,17 @@ class Catalog:
         #: Each variant's extends chain and the options it offers, found once: they
         #: depend only on the files, and resolving with options needs them each time.
         self._prepared: dict[str, tuple[list[VariantFile], dict[str, Any]]] = {}
+        #: The rules resolved so far, by variant and options: they are immutable and
+        #: depend only on the files, and the runner asks for the same ones case after case.
+        self._resolved: dict[tuple[str, frozenset[tuple[str, str]]], Rules] = {}
 
     # ---- loading
 
     @classmethod
     def load(cls, paths: Iterable[Path] | None = None, *, with_shipped: bool = True) -> Catalog:
         """Parse the shipped variants and/or the given files; schema problems are kept."""
+        from .variantfile import read_variant_file
+
         files: dict[str, VariantFile] = {}
         problems: list[Problem] = []
         given = [Path(path) for path in paths or ()]
@@ -77,7 +84,8 @@ class Catalog:
         for path in sorted(variants_dir().glob("*.yaml")) if with_shipped else []:
             if Path(os.path.realpath(path)) in seen or path.stem in given_ids:
                 continue
-            # The project's own files: --max-bytes is about the files a user gives.
+            # The project's own files: --max-bytes is about the files a user gives,
+            # and the schema is checked when they are validated (see variantfile).
             with safeio.size_limit(None):
                 variant, found = read_variant_file(path, trusted=True)
             problems.extend(found)
@@ -109,7 +117,15 @@ class Catalog:
         return list(unique.values())
 
     def _check_variant(self, variant_id: str) -> list[Problem]:
+        from .checks import check_references
+        from .resolve import offered_options, resolve_chain
+        from .sources import registry
+        from .variantfile import unchecked_problems
+
         variant = self.files[variant_id]
+        problems = unchecked_problems(variant)
+        if problems:
+            return problems
         problems = check_references(variant, registry())
         chain, chain_problems = self._chain(variant_id)
         problems.extend(chain_problems)
@@ -152,7 +168,12 @@ class Catalog:
     # ---- resolution
 
     def resolve(self, variant_id: str, options: Mapping[str, str] | None = None) -> Rules:
-        """The rules of ``variant_id`` with ``options`` applied; raises with every problem."""
+        """The rules of ``variant_id`` with ``options`` applied; raises with every problem.
+
+        The same variant and options give the very same (immutable) rules object.
+        """
+        from .resolve import offered_options, resolve_chain
+
         if variant_id not in self.files:
             raise UnknownVariantError(
                 [
@@ -174,7 +195,15 @@ class Catalog:
                 raise RulesError(problems)
             prepared = self._prepared[variant_id] = (chain, declared)
         chain, declared = prepared
-        return resolve_chain(chain, declared, dict(options or {}))
+        chosen = dict(options or {})
+        try:
+            key = (variant_id, frozenset(chosen.items()))
+        except TypeError:  # a value that is not even hashable: resolve_chain says what is wrong
+            return resolve_chain(chain, declared, chosen)
+        rules = self._resolved.get(key)
+        if rules is None:
+            rules = self._resolved[key] = resolve_chain(chain, declared, chosen)
+        return rules
 
     def _chain(self, variant_id: str) -> tuple[list[VariantFile], list[Problem]]:
         chain: list[VariantFile] = []

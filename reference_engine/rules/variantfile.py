@@ -1,4 +1,11 @@
-"""One variant file: reading it strictly, checking it against the schema, and its data."""
+"""One variant file: reading it strictly, checking it against the schema, and its data.
+
+The project's own files (``trusted``) are not checked against the schema when
+they are read, only when they are validated (:meth:`.Catalog.problems`): that
+keeps the validation stack out of ``matador list`` and every other command, and
+tests/test_startup.py checks every shipped file against its schema. A file a
+user gives is always checked in full, at once.
+"""
 
 from __future__ import annotations
 
@@ -18,6 +25,9 @@ class VariantFile:
 
     id: str
     document: Document
+    #: Whether the file was checked against the variant schema when it was read
+    #: (a shipped file is checked only when it is validated).
+    schema_checked: bool = True
 
     @property
     def data(self) -> dict[str, Any]:
@@ -31,6 +41,11 @@ class VariantFile:
         return self.document.problem(code, path, message, fix)
 
 
+def unchecked_problems(variant: VariantFile) -> list[Problem]:
+    """The schema problems of a file read without the check (none for one read with it)."""
+    return [] if variant.schema_checked else schema_problems(variant.document, variant_schema())
+
+
 def read_variant_file(
     path: Path, *, trusted: bool = False
 ) -> tuple[VariantFile | None, list[Problem]]:
@@ -38,7 +53,9 @@ def read_variant_file(
 
     The file is read through :func:`safeio.read_input`: a directory, a pipe, a
     device, a symlink loop or a file over the size limit is a problem, never read.
-    ``trusted`` marks a file the project ships (parsed by libyaml where it can be).
+    ``trusted`` marks a file the project ships: its reading is remembered
+    (:func:`.yamldoc.parse_yaml`) and it is not checked against the schema here
+    (see the module's docstring).
     """
     document, problems = read_yaml_file(path, trusted=trusted)
     if document is None:
@@ -52,10 +69,13 @@ def read_variant_file(
                 "start from an existing file in variants/",
             )
         ]
-    problems = schema_problems(document, variant_schema())
-    if problems:
-        return None, problems
-    variant = VariantFile(id=document.data["id"], document=document)
+    # Even a shipped file is checked at once if it has no id to be known by.
+    checked = not trusted or not isinstance(document.data.get("id"), str)
+    if checked:
+        problems = schema_problems(document, variant_schema())
+        if problems:
+            return None, problems
+    variant = VariantFile(id=document.data["id"], document=document, schema_checked=checked)
     if path.suffix == ".yaml" and path.stem != variant.id:
         return None, [
             variant.problem(

@@ -80,8 +80,9 @@ def pytest_configure(config: pytest.Config) -> None:
     """Load the Hypothesis profile named by ``HYPOTHESIS_PROFILE`` before any test module.
 
     It runs before Hypothesis's own plugin, so ``--hypothesis-profile`` still wins.
+    Without ``--slow`` (the quick loop) the quick profile is the default.
     """
-    load_profile()
+    load_profile(slow=bool(config.getoption("--slow")))
 
 
 #: The source texts, beside the checkout as the project lays them out

@@ -1,10 +1,15 @@
 """Hypothesis profiles: a derandomized default, and a thorough run made by hand.
 
-``default`` is what every run (and CI) uses. It is derandomized: each test
+``default`` is what CI and every ``--slow`` run use. It is derandomized: each test
 draws the same examples on every run and machine (until the test, Hypothesis or
 Python changes), so no test passes or fails by chance. Nothing in it depends on
 time (no deadline, no too-slow health check), and it never writes an example
 database into the working tree.
+
+``quick`` is the quick loop while working (``python -m pytest`` without
+``--slow``): the same, derandomized, with a quarter of the examples, so the
+default run stays under a minute of CPU. It is just as repeatable; CI's
+default profile tries more.
 
 ``thorough`` runs ten times as many examples, freshly random each run; run it by
 hand before a release with ``HYPOTHESIS_PROFILE=thorough python -m pytest``. A
@@ -42,6 +47,18 @@ settings.register_profile(
     print_blob=True,
     suppress_health_check=_TIMING,
 )
+#: The share of the default's examples the quick profile runs.
+QUICK_DIVISOR = 4
+
+settings.register_profile(
+    "quick",
+    max_examples=BASE_EXAMPLES // QUICK_DIVISOR,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=_TIMING,
+)
 settings.register_profile(
     "thorough",
     max_examples=BASE_EXAMPLES * THOROUGH_FACTOR,
@@ -53,19 +70,21 @@ settings.register_profile(
 )
 
 
-def load_profile() -> str:
-    """Load the profile named by ``HYPOTHESIS_PROFILE`` (``default`` if unset); return its name.
+def load_profile(slow: bool = True) -> str:
+    """Load the profile named by ``HYPOTHESIS_PROFILE``; return its name.
+
+    Unset, it is ``default`` for a run with the slow tests, ``quick`` without.
 
     ``pytest --hypothesis-profile NAME`` still overrides it, as Hypothesis's plugin
     loads that profile after this runs.
     """
-    name = os.environ.get("HYPOTHESIS_PROFILE", "default")
+    name = os.environ.get("HYPOTHESIS_PROFILE") or ("default" if slow else "quick")
     try:
         settings.load_profile(name)
     except InvalidArgument:
         raise pytest.UsageError(
             f"HYPOTHESIS_PROFILE={name!r} is not a Hypothesis profile of these tests; "
-            "use 'default' (or leave it unset) or 'thorough' (see tests/profiles.py)"
+            "use 'default', 'quick' (or leave it unset) or 'thorough' (see tests/profiles.py)"
         ) from None
     return name
 

@@ -879,7 +879,8 @@ def _protocol_reasons() -> set[str]:
 
 @pytest.mark.parametrize(
     ("variant", "choice", "players"),
-    ALL_CONFIGS,
+    # Every option value is slow (CI): the quick loop judges each variant's defaults.
+    [pytest.param(*config, marks=pytest.mark.slow if config[1] else ()) for config in ALL_CONFIGS],
     ids=[f"{v}-{'+'.join(f'{k}={x}' for k, x in c) or 'defaults'}-{p}p" for v, c, p in ALL_CONFIGS],
 )
 def test_legality_has_one_source(

@@ -74,7 +74,15 @@ def identified(
     return found[0]
 
 
-@pytest.mark.parametrize("variant", ["gamerules-com", "german", "house", "jeux-de-hasard"])
+@pytest.mark.parametrize(
+    "variant",
+    [
+        pytest.param("gamerules-com", marks=pytest.mark.slow),
+        pytest.param("german", marks=pytest.mark.slow),
+        pytest.param("house", marks=pytest.mark.slow),
+        pytest.param("jeux-de-hasard", marks=pytest.mark.slow),
+    ],
+)
 def test_the_reference_restricted_to_a_variant_is_that_variant_exactly(variant: str) -> None:
     ranking = identified(variant).ranking
     assert ranking[0].candidate.label == variant
@@ -83,12 +91,14 @@ def test_the_reference_restricted_to_a_variant_is_that_variant_exactly(variant: 
     assert all(score.agreement <= ranking[0].agreement for score in ranking)
 
 
+@pytest.mark.slow  # a whole identification: seconds each (CI runs it)
 def test_a_declared_option_value_is_identified() -> None:
     ranking = identified("pagat", declares={"difference": "each_opponent_minus_own"}).ranking
     assert ranking[0].candidate.label == "pagat:difference=each_opponent_minus_own"
     assert ranking[0].exact
 
 
+@pytest.mark.slow  # a whole identification: seconds each (CI runs it)
 def test_an_option_played_but_not_declared_is_found() -> None:
     found = identified("pagat", plays={"difference": "each_opponent_minus_own"}, hands=6)
     first = found.ranking[0]
@@ -107,6 +117,7 @@ class LowestDoubleOpens(OneVariant):
         self._match = Match(rules, players)
 
 
+@pytest.mark.slow  # a whole identification: seconds each (CI runs it)
 def test_a_candidate_differing_only_on_who_opens_differs_on_the_opener() -> None:
     catalog = Catalog.shipped()
     runner = Runner(
@@ -144,6 +155,7 @@ def node_answer(deviate: bool) -> tuple[int, str, dict[str, Any]]:
     return code, text, json.loads(out)
 
 
+@pytest.mark.slow  # a whole identification: seconds each (CI runs it)
 def test_the_node_example_is_gamerules_com_exactly(node: str) -> None:
     _, text, data = node_answer(False)
     (target,) = data["targets"]
@@ -154,6 +166,7 @@ def test_the_node_example_is_gamerules_com_exactly(node: str) -> None:
     assert all(len(line) <= 80 for line in text.splitlines())
 
 
+@pytest.mark.slow  # a whole identification: seconds each (CI runs it)
 def test_the_deviating_node_example_is_closest_to_gamerules_com(node: str) -> None:
     _, text, data = node_answer(True)
     first = data["targets"][0]["ranking"][0]

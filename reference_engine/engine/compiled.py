@@ -149,30 +149,37 @@ class Compiled:
         self.opener_plays_again = bool(rules.opener_plays_again)
         #: The rule that says which tiles may open, named when a wrong opening is refused.
         self.opening_rule = "opening_tile" if rules.opener is Opener.DESIGNATED else "opener"
-        # ---- end kinds and placements (SPEC section 7)
-        self.kinds: list[OpenEnd] = []
-        self.kind_id: dict[OpenEnd, int] = {}
-        # moves[end][kind][tile] -> ((Play, new kind id), ...), in canonical order; the
-        # ends after R (only under ``open: two_ends``) are added by moves_on().
-        self.moves: list[list[list[tuple[tuple[Play, int], ...]]]] = [[], []]
-        #: kind -> tile index -> (shape, open value) -> the kind of the end it adds.
-        self._adds: list[list[dict[tuple[Shape, int | None], int]]] = []
-        self.fits: list[int] = []
-        for value in range(rules.max_pip + 1):
-            self.kind(OpenEnd.plain(value))
-        self._close()
-        #: The two end kinds each tile leaves when it opens the hand.
-        self.opening_kinds: tuple[tuple[int, int], ...] = tuple(
-            self.opening_ends(tile) for tile in self.tiles
-        )
-        #: id() of every Play in ``moves`` -> its :class:`Effect`. The key is the
-        #: object's identity, not its value: a placement is found here only as the
-        #: very object this table built (and keeps alive in ``moves``).
-        self.effects: dict[int, Effect] = {}
-        for end in (0, 1):
-            self._register(end)
-        #: The kinds of the open ends -> their :class:`Line` (built on demand).
-        self._lines: dict[tuple[int, ...], Line] = {}
+        # ---- end kinds and placements (SPEC section 7): they depend on the set and the
+        # matador modes only, so tables that share those share them (built once).
+        shared = _PLACEMENTS.get((rules.max_pip, rules.matador_modes))
+        if shared is not None:
+            self.__dict__.update(shared)
+        else:
+            self.kinds: list[OpenEnd] = []
+            self.kind_id: dict[OpenEnd, int] = {}
+            # moves[end][kind][tile] -> ((Play, new kind id), ...), in canonical order; the
+            # ends after R (only under ``open: two_ends``) are added by moves_on().
+            self.moves: list[list[list[tuple[tuple[Play, int], ...]]]] = [[], []]
+            #: kind -> tile index -> (shape, open value) -> the kind of the end it adds.
+            self._adds: list[list[dict[tuple[Shape, int | None], int]]] = []
+            self.fits: list[int] = []
+            for value in range(rules.max_pip + 1):
+                self.kind(OpenEnd.plain(value))
+            self._close()
+            #: The two end kinds each tile leaves when it opens the hand.
+            self.opening_kinds: tuple[tuple[int, int], ...] = tuple(
+                self.opening_ends(tile) for tile in self.tiles
+            )
+            #: id() of every Play in ``moves`` -> its :class:`Effect`: a placement is found
+            #: here only as the very object this table built (and keeps alive in ``moves``).
+            self.effects: dict[int, Effect] = {}
+            for end in (0, 1):
+                self._register(end)
+            #: The kinds of the open ends -> their :class:`Line` (built on demand).
+            self._lines: dict[tuple[int, ...], Line] = {}
+            if len(_PLACEMENTS) > 64:
+                _PLACEMENTS.clear()
+            _PLACEMENTS[rules.max_pip, rules.matador_modes] = {n: vars(self)[n] for n in _SHARED}
         #: The line before the opening: no ends, and every tile goes down as the
         #: opening tile (not a placement: SPEC 6.3).
         self.opening_line = Line((), self.mask(self.tiles), tuple((p,) for p in self.opening_plays))
@@ -407,6 +414,9 @@ class Compiled:
         return self.kind(OpenEnd.plain(tile.low)), self.kind(OpenEnd.plain(tile.high))
 
 
+#: What tables of one set and matador modes share, and those parts by (max_pip, modes).
+_SHARED = ("kinds", "kind_id", "moves", "_adds", "fits", "opening_kinds", "effects", "_lines")
+_PLACEMENTS: dict[tuple[object, ...], dict[str, object]] = {}
 #: The tables by the content of the rules they were built from (every rule value).
 _BY_CONTENT: dict[tuple[object, ...], Compiled] = {}
 #: The same tables by rules object: the look-up of the hot path, by identity.

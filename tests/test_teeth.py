@@ -66,6 +66,7 @@ def _patched(
         # rebuild the tables under the patch
         monkeypatch.setattr(compiled_module, "_BY_CONTENT", {})
         monkeypatch.setattr(compiled_module, "_BY_OBJECT", {})
+        monkeypatch.setattr(compiled_module, "_PLACEMENTS", {})
         return ReferenceEngine
 
     return install

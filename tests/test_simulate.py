@@ -450,3 +450,20 @@ def test_the_results_page_has_a_row_and_a_command_for_every_shipped_variant() ->
     for variant in Catalog.shipped().ids():
         assert f"| `{variant}` |" in page, variant
         assert f"`matador simulate {variant} --hands" in page, variant
+
+
+def test_plot_without_matplotlib_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name)
+    )
+    status, out, err = matador("german", "--hands", "10", "--plot", "sim.png")
+    assert status == 1 and out == ""
+    assert "--plot needs matplotlib" in err and "[plot]" in err
+
+
+def test_usage_errors_name_the_command_once() -> None:
+    _, _, err = matador("german", "--strategy", "clever")
+    assert err.count("matador simulate:") == 1

@@ -10,6 +10,7 @@ plot, atomically when a file is named. Matplotlib is imported only for
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -102,12 +103,10 @@ def _targets(args: argparse.Namespace) -> list[Rules]:
         try:
             variant, options = parse_target(text)
         except ValueError as error:
-            raise UsageError(f"matador simulate: {error}") from None
+            raise UsageError(str(error)) from None
         for name, value in common.items():
             if options.setdefault(name, value) != value:
-                raise UsageError(
-                    f"matador simulate: {text} sets {name}={options[name]}, -O sets {name}={value}"
-                )
+                raise UsageError(f"{text} sets {name}={options[name]}, -O sets {name}={value}")
         found.append(catalog.resolve(variant, options))
     return found
 
@@ -132,12 +131,16 @@ def _simulate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         for name in strategies:
             strategy_named(name)
     except UnknownStrategy as error:
-        raise UsageError(f"matador simulate: {error}") from None
+        raise UsageError(str(error)) from None
     for path in (args.output, args.plot):
         if path is not None:
             safeio.check_output_path(path)
     if args.plot is not None and not args.plot.lower().endswith((".png", ".svg")):
-        raise UsageError("matador simulate: --plot takes a FILE.png or FILE.svg")
+        raise UsageError("--plot takes a FILE.png or FILE.svg")
+    if args.plot is not None and importlib.util.find_spec("matplotlib") is None:
+        stderr.write("matador simulate: --plot needs matplotlib: ")
+        stderr.write("pip install 'matador-reference[plot]'\n")
+        return ExitStatus.INVALID
     count = args.matches or args.hands or DEFAULT_HANDS
     chunks = -(-count // (CHUNK_MATCHES if args.matches else CHUNK_HANDS)) * len(targets)
     jobs = args.jobs or min(_default_jobs(), chunks)

@@ -1,23 +1,30 @@
-"""docs/simulation.md: the headline numbers of every shipped variant, and three disputes settled.
+"""docs/simulation.md: the headline numbers of every shipped variant, and disputes settled.
 
 ``python -m reference_engine.simulate.page`` runs the simulations and writes
 the page; every row names the ``matador simulate`` command that gives the same
-numbers (the figures depend only on the seed). ``--check`` re-runs one row
+numbers (the figures depend only on the seed). The disputes, and which
+variants each compares, are data (docs/simulation-disputes.yaml): no variant is
+named here. ``--check`` re-runs one row
 and fails when the page does not match it.
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
+import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
-from ..rules import Catalog
+from ..disputes.naming import parse_target
+from ..rules import Catalog, Rules
+from ..rules.convert import CONVERTERS
+from ..rules.yamldoc import read_yaml_file
 from ..safeio import write_atomically
 from . import Statistics, simulate, simulate_all
-from .results import compare
+from .results import Metric, compare
 from .stats import Difference, Mean, Rate
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "simulation.md"
@@ -33,6 +40,10 @@ def _pct(rate: Rate) -> str:
 
 def _mean(mean: Mean) -> str:
     return f"{mean.value:.1f} ({mean.low:.1f}–{mean.high:.1f})"
+
+
+def _shown(value: Rate | Mean) -> str:
+    return _pct(value) if isinstance(value, Rate) else _mean(value)
 
 
 def _difference(difference: Difference, rate: bool) -> str:
@@ -66,68 +77,60 @@ def table_rows(catalog: Catalog, jobs: int) -> Iterator[str]:
         yield row(simulate(rules, hands=HANDS, seed=SEED, jobs=jobs))
 
 
+#: The disputes the page settles (what each compares: docs/simulation-disputes.yaml).
+DISPUTES = PAGE.with_name("simulation-disputes.yaml")
+
+
+def _target(catalog: Catalog, text: str, changes: Mapping[str, Any]) -> Rules:
+    """``ID[:NAME=VALUE,...]`` resolved, with rule values changed as ``changes`` says."""
+    variant, options = parse_target(text)
+    rules = catalog.resolve(variant, options)
+    return replace(rules, **{name: CONVERTERS[name](value) for name, value in changes.items()})
+
+
+def _metric(stats: Statistics, key: str) -> Metric:
+    return next(metric for metric in stats.metrics() if metric.key == key)
+
+
 def _disputes(catalog: Catalog, jobs: int) -> Iterator[str]:
-    gamerules = catalog.resolve("gamerules-com")
-    first, second = simulate_all(
-        [gamerules, catalog.resolve("gamerules-com", {"draw": "reserve_two"})],
-        hands=HANDS,
-        seed=SEED,
-        jobs=jobs,
-    )
-    yield "### Does a reserve of two make blocked hands rarer?"
-    yield ""
-    yield (
-        f"gamerules.com, {first.players} players, drawing until a tile plays: blocked "
-        f"{_pct(first.blocked_rate)}; with two tiles always left in the boneyard: "
-        f"{_pct(second.blocked_rate)}. Difference: "
-        f"{_difference(compare(first, second)['blocked'], True)}."
-    )
-    yield ""
-    yield (
-        "    matador simulate gamerules-com gamerules-com:draw=reserve_two "
-        f"--hands {HANDS} --seed {SEED}"
-    )
-    yield ""
-    german = catalog.resolve("german")
-    once = dataclasses.replace(german, opener_plays_again=False)
-    twice, single = simulate_all([german, once], hands=HANDS, seed=SEED)
-    yield "### How much does opening first win under the German rule (the opener plays twice)?"
-    yield ""
-    yield (
-        f"German rules, {twice.players} players: the opener's side wins "
-        f"{_pct(twice.opener_win_rate)} of the hands. The same rules with the opener "
-        f"playing once (a counterfactual, made with the Python API): "
-        f"{_pct(single.opener_win_rate)}. Difference: "
-        f"{_difference(compare(single, twice)['opener_wins'], True)}."
-    )
-    yield ""
-    yield f"    matador simulate german --hands {HANDS} --seed {SEED}"
-    yield ""
-    britannica = catalog.resolve("britannica-1911")
-    all_hands, difference = simulate_all(
-        [britannica, catalog.resolve("britannica-1911", {"scoring": "difference"})],
-        matches=MATCHES,
-        seed=SEED,
-        jobs=jobs,
-    )
-    length = compare(all_hands, difference)["hands_per_match"]
-    yield "### Does the Britannica's 'all' scoring shorten the game?"
-    yield ""
-    yield (
-        f"Britannica, {all_hands.players} players, to 100 points: a match lasts "
-        f"{_mean(_match_length(all_hands))} hands when the winner scores every hand's pips, "
-        f"{_mean(_match_length(difference))} when only the difference. Difference: "
-        f"{_difference(length, False)}."
-    )
-    yield ""
-    yield (
-        "    matador simulate britannica-1911 britannica-1911:scoring=difference "
-        f"--matches {MATCHES} --seed {SEED}"
-    )
-
-
-def _match_length(stats: Statistics) -> Mean:
-    return next(m.value for m in stats.metrics() if m.key == "hands_per_match")  # type: ignore[return-value]
+    """Each dispute of :data:`DISPUTES`: the question, the two figures, their difference."""
+    document, problems = read_yaml_file(DISPUTES, trusted=True)
+    if document is None or problems:
+        raise ValueError(f"{DISPUTES}: {problems[0] if problems else 'no disputes'}")
+    for dispute in document.data:
+        texts, changes, key = dispute["targets"], dispute.get("rules", {}), dispute["metric"]
+        unit = dispute["unit"]
+        count = MATCHES if unit == "matches" else HANDS
+        targets = [_target(catalog, texts[0], {}), _target(catalog, texts[1], changes)]
+        matches = unit == "matches"
+        first, second = simulate_all(
+            targets,
+            hands=None if matches else count,
+            matches=count if matches else None,
+            seed=SEED,
+            jobs=jobs,
+        )
+        figure, other = _metric(first, key), _metric(second, key)
+        difference = compare(first, second)[key]
+        yield f"### {dispute['question']}"
+        yield ""
+        yield (
+            f"{first.label}, {first.players} players, {figure.title}: "
+            f"{dispute['plays'][0]}, {_shown(figure.value)}; "
+            f"{dispute['plays'][1]}, {_shown(other.value)}. "
+            f"Difference: {_difference(difference, isinstance(figure.value, Rate))}."
+        )
+        yield ""
+        asked = " ".join(texts[:1] if changes else texts)
+        yield f"    matador simulate {asked} --{unit} {count} --seed {SEED}"
+        yield ""
+        if changes:
+            changed = ", ".join(f"{name}={json.dumps(value)}" for name, value in changes.items())
+            yield (
+                f"The second is a counterfactual no option offers ({changed}), "
+                "made with the Python API."
+            )
+            yield ""
 
 
 HEADER = """# What the rules do: simulated numbers
@@ -156,9 +159,9 @@ def render(catalog: Catalog, jobs: int) -> str:
     """The whole page."""
     lines = [HEADER.format(hands=HANDS, seed=SEED).rstrip("\n")]
     lines += table_rows(catalog, jobs)
-    lines += ["", "## Three disputes, settled with numbers", ""]
+    lines += ["", "## Disputes, settled with numbers", ""]
     lines += _disputes(catalog, jobs)
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines).rstrip("\n") + "\n"
 
 
 def check(catalog: Catalog, variant: str, jobs: int = 1) -> str | None:

@@ -21,6 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from profiles import examples
+from test_loader import BILLION_LAUGHS
 
 from reference_engine.rules import ProblemCode
 from reference_engine.rules.yamldoc import (
@@ -45,18 +46,6 @@ SHIPPED = sorted(
         *(REPO / "reference_engine").rglob("*.yaml"),
     ]
 )
-
-BILLION_LAUGHS = """\
-a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]
-b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]
-c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]
-d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]
-e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]
-f: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e]
-g: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f]
-h: &h [*g, *g, *g, *g, *g, *g, *g, *g, *g]
-i: &i [*h, *h, *h, *h, *h, *h, *h, *h, *h]
-"""
 
 
 def _reading(raw: bytes, loader: str) -> tuple[object, object, list[str]]:

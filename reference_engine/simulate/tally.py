@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from ..engine.actions import DRAW, PASS
 from ..engine.deal import Deal
@@ -68,17 +68,17 @@ class Tally:
         return self.hands - self.redeals
 
     def merge(self, other: Tally) -> None:
-        """Add ``other``'s counts to this tally."""
-        for name in ("hands", "redeals", "dominoes", "blocked", "ties", "opener_wins"):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-        for name in ("dealt", "no_matador", "matches", "unfinished", "first_wins"):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-        if len(self.wins) < len(other.wins):
-            self.wins.extend([0] * (len(other.wins) - len(self.wins)))
-        for side, won in enumerate(other.wins):
-            self.wins[side] += won
-        for name in ("actions", "draws", "passes", "points", "match_hands"):
-            getattr(self, name).update(getattr(other, name))
+        """Add ``other``'s counts to this tally, field by field."""
+        for item in fields(self):
+            mine, theirs = getattr(self, item.name), getattr(other, item.name)
+            if isinstance(mine, Counter):
+                mine.update(theirs)
+            elif isinstance(mine, list):  # wins per side
+                mine.extend([0] * (len(theirs) - len(mine)))
+                for side, won in enumerate(theirs):
+                    mine[side] += won
+            else:
+                setattr(self, item.name, mine + theirs)
 
     def count_hand(self, hand: Hand) -> None:
         """Count one finished hand."""
@@ -90,10 +90,9 @@ class Tally:
             self.wins = [0] * len(sides(rules, players))
         self.hands += 1
         matadors = hand.table.matador_mask
-        for tiles in hand.deal.hands:
-            self.dealt += 1
-            if not hand.table.mask(tiles) & matadors:
-                self.no_matador += 1
+        dealt, _ = hand.deal.packed(rules)  # the seats' tiles as masks, kept with the deal
+        self.dealt += len(dealt)
+        self.no_matador += sum(1 for tiles in dealt if not tiles & matadors)
         if outcome.termination is Termination.REDEAL:
             self.redeals += 1
             return

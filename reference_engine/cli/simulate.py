@@ -123,7 +123,7 @@ def _simulate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..engine.strategies import UnknownStrategy, strategy_named
     from ..simulate import simulate_all
     from ..simulate.report import FORMATS
-    from ..simulate.run import CHUNK_HANDS, CHUNK_MATCHES, SimulationFailed
+    from ..simulate.run import SimulationFailed, chunk_count
 
     targets = _targets(args)
     strategies = [name.strip() for name in args.strategy.split(",")]
@@ -142,8 +142,7 @@ def _simulate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         stderr.write("pip install 'matador-reference[plot]'\n")
         return ExitStatus.INVALID
     count = args.matches or args.hands or DEFAULT_HANDS
-    chunks = -(-count // (CHUNK_MATCHES if args.matches else CHUNK_HANDS)) * len(targets)
-    jobs = args.jobs or min(_default_jobs(), chunks)
+    jobs = args.jobs or min(_default_jobs(), chunk_count(count, bool(args.matches), len(targets)))
     total = count * len(targets)
     with stop_on_signals(), _progress_bar(stderr, total, bool(args.matches)) as bar:
         try:

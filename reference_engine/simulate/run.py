@@ -93,6 +93,13 @@ def chunks(count: int, seed: int, size: int) -> Iterator[Chunk]:
         yield Chunk(number, min(size, count - start), seed)
 
 
+def chunk_count(count: int, matches: bool, targets: int) -> int:
+    """How many chunks ``count`` hands (or matches) of ``targets`` targets make: the most
+    processes that can be kept busy."""
+    size = CHUNK_MATCHES if matches else CHUNK_HANDS
+    return -(-count // size) * targets
+
+
 def setup_for(
     rules: Rules, players: int, strategies: Sequence[StrategySpec], matches: bool
 ) -> Setup:

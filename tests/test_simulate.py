@@ -362,6 +362,7 @@ def test_options_for_every_variant_and_output_to_a_file(tmp_path: object) -> Non
         (["german:target", "--hands", "10"], 2, "NAME=VALUE"),
         (["german:target=hands_7", "-O", "target=points_100"], 2, "sets target"),
         (["german", "--hands", "10", "--plot", "out.pdf"], 2, ".png or FILE.svg"),
+        (["german", "--hands", "10", "--jobs", "100000"], 2, "use a Dask cluster"),
     ],
 )
 def test_bad_command_lines_say_what_is_wrong(argv: list[str], status: int, message: str) -> None:

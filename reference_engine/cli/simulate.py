@@ -21,6 +21,9 @@ from ..exits import ExitStatus
 from ..rules import Catalog, Rules, parse_option_assignments
 from .arguments import AddCommand, Handler, UsageError, positive_int
 
+#: The most worker processes per core --jobs may start (each is a Python process).
+JOBS_PER_CORE = 4
+
 #: Hands simulated when neither --hands nor --matches is given.
 DEFAULT_HANDS = 10_000
 
@@ -141,6 +144,11 @@ def _simulate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         stderr.write("matador simulate: --plot needs matplotlib: ")
         stderr.write("pip install 'matador-reference[plot]'\n")
         return ExitStatus.INVALID
+    if args.jobs is not None and args.jobs > JOBS_PER_CORE * _default_jobs():
+        raise UsageError(
+            f"--jobs {args.jobs}: at most {JOBS_PER_CORE * _default_jobs()} on this machine's "
+            f"{_default_jobs()} core(s); for more, use a Dask cluster (--scheduler)"
+        )
     count = args.matches or args.hands or DEFAULT_HANDS
     jobs = args.jobs or min(_default_jobs(), chunk_count(count, bool(args.matches), len(targets)))
     total = count * len(targets)

@@ -15,15 +15,20 @@ from __future__ import annotations
 import io
 import os
 import shutil
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+from browser import browser_session, fresh_page
 from profiles import load_profile
 
 from reference_engine.cli import run
 from reference_engine.rules import Catalog, Problem
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 REPO = Path(__file__).resolve().parents[1]
 SHIPPED_VARIANT = REPO / "variants" / "gamerules-com.yaml"
@@ -51,6 +56,30 @@ def node() -> str:
             pytest.fail("node is required here (MATADOR_REQUIRE_NODE) but not installed")
         pytest.skip("node is not installed")
     return found
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Headless Chromium for the whole test process (tests/browser.py)."""
+    yield from browser_session()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    """A fresh browser page; the test fails if the page logged a console error."""
+    for opened, log in fresh_page(browser):
+        yield opened
+        assert not log.errors, "the page reported errors:\n" + "\n".join(log.errors)
+
+
+@pytest.fixture
+def phone_page(browser: Browser) -> Iterator[Page]:
+    """Like ``page``, at a phone's width (390 CSS pixels)."""
+    from browser import PHONE
+
+    for opened, log in fresh_page(browser, viewport=PHONE, is_mobile=True):
+        yield opened
+        assert not log.errors, "the page reported errors:\n" + "\n".join(log.errors)
 
 
 # pytester drives the conformance pytest plugin in tests/test_conformance.py.

@@ -42,10 +42,10 @@ def protocol_schema() -> dict[str, Any]:
 @cache
 def definition_validator(definition: str) -> Any:
     """A validator of ``#/$defs/DEFINITION``; integers are strictly integers (2.0 is not one)."""
-    from ..rules.schema import StrictValidator
+    from ..rules.schema import strict_validator
 
     schema = protocol_schema()
-    return StrictValidator({"$defs": schema["$defs"], "$ref": f"#/$defs/{definition}"})
+    return strict_validator({"$defs": schema["$defs"], "$ref": f"#/$defs/{definition}"})
 
 
 # The common requests, checked by hand before the (much slower) schema validator

@@ -95,9 +95,9 @@ def _validator() -> Any:
 
     jsonschema counts ``2.0`` as an integer; ``players: 2.0`` should not pass for two.
     """
-    from ..rules.schema import StrictValidator  # jsonschema: loaded when first validating
+    from ..rules.schema import strict_validator  # jsonschema: loaded when first validating
 
-    return StrictValidator(record_schema())
+    return strict_validator(record_schema())
 
 
 #: The longest array any record may hold (the schema's largest ``maxItems``).

@@ -6,6 +6,11 @@ whole number written as one (jsonschema counts ``6.0`` as an integer, and
 ``players: 6.0`` must not pass for six). :func:`schema_problems` turns each
 violation in a YAML document into a :class:`~reference_engine.rules.errors.Problem`
 at its line, with a message and a fix.
+
+Each schema's ``$id`` is its address on the project's site (:data:`SITE` then
+its path, ``spec/variant.schema.json``), so editors and other validators can
+find it; here every validator resolves those addresses to the files in
+:func:`~.datafiles.spec_dir` (:func:`schema_registry`) and never fetches anything.
 """
 
 from __future__ import annotations
@@ -21,12 +26,58 @@ from .yamldoc import Document
 
 if TYPE_CHECKING:
     import jsonschema
+    import referencing
+
+#: The project's site. A schema's ``$id`` is this address followed by the
+#: schema's path in the repository: ``SITE + "spec/variant.schema.json"``.
+SITE = "https://matador-reference.github.io/"
+
+#: The project's JSON Schemas, the files of ``spec/``.
+SCHEMA_FILES = (
+    "variant.schema.json",
+    "case.schema.json",
+    "record.schema.json",
+    "protocol.schema.json",
+)
+
+
+def schema_id(name: str) -> str:
+    """The ``$id`` of the schema ``spec/NAME``: its address on the project's site."""
+    return f"{SITE}spec/{name}"
 
 
 @cache
+def load_schema(name: str) -> dict[str, Any]:
+    """The schema ``spec/NAME``, read from the local file."""
+    return json.loads((spec_dir() / name).read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
 def variant_schema() -> dict[str, Any]:
     """The variant JSON Schema."""
-    return json.loads((spec_dir() / "variant.schema.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+    return load_schema("variant.schema.json")
+
+
+@cache
+def schema_registry() -> referencing.Registry[Any]:
+    """Every project schema under its ``$id``, from the local files; nothing is ever fetched.
+
+    A ``$ref`` to any other address fails (``referencing.exceptions.Unresolvable``)
+    instead of going to the network, as jsonschema's default registry would.
+    Each is held without its ``$schema`` (all are draft 2020-12): a schema reached
+    by ``$ref`` that names its dialect is validated by jsonschema's own class for
+    it, where ``6.0`` is an integer, instead of :func:`strict_validator_class`.
+    """
+    import referencing.jsonschema
+    from jsonschema_specifications import REGISTRY as METASCHEMAS  # type: ignore[import-untyped]
+
+    def resource(name: str) -> referencing.Resource[Any]:
+        schema = {key: value for key, value in load_schema(name).items() if key != "$schema"}
+        return referencing.jsonschema.DRAFT202012.create_resource(schema)
+
+    registry: referencing.Registry[Any] = referencing.Registry().with_resources(
+        (schema_id(name), resource(name)) for name in SCHEMA_FILES
+    )
+    return METASCHEMAS.combine(registry)  # type: ignore[no-any-return]
 
 
 def _is_integer(checker: object, instance: object) -> bool:
@@ -50,6 +101,11 @@ def strict_validator_class() -> type[jsonschema.protocols.Validator]:
     )
 
 
+def strict_validator(schema: Mapping[str, Any]) -> jsonschema.protocols.Validator:
+    """A :func:`strict_validator_class` validator of ``schema``; refs resolve locally."""
+    return strict_validator_class()(schema, registry=schema_registry())
+
+
 def __getattr__(name: str) -> Any:
     """``StrictValidator``: the validator class of :func:`strict_validator_class`, loaded lazily."""
     if name == "StrictValidator":
@@ -59,7 +115,7 @@ def __getattr__(name: str) -> Any:
 
 def schema_problems(document: Document, schema: Mapping[str, Any]) -> list[Problem]:
     """Every JSON Schema violation in ``document``, located and explained."""
-    validator = strict_validator_class()(schema)
+    validator = strict_validator(schema)
     problems = []
     errors = sorted(validator.iter_errors(document.data), key=lambda e: list(e.absolute_path))
     for error in errors:

@@ -23,9 +23,11 @@ from pathlib import Path
 import pytest
 
 from reference_engine.cli import run
+from reference_engine.rules.datafiles import example_path
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLE = ROOT / "conformance" / "examples" / "matador-engine.js"
+#: The example where the package finds it: the checkout's, or the installed copy.
+EXAMPLE = example_path("node")
 DOC = ROOT / "docs" / "examples" / "deviating-engine.md"
 NODE = shutil.which("node")
 

@@ -4,12 +4,12 @@ An engine is anything with the methods of :class:`Engine`. Process engines
 (any language) speak the JSON-lines protocol of spec/protocol.md through
 :class:`~reference_engine.conformance.process.ProcessEngine`; Python engines
 can implement :class:`Engine` directly and be loaded in-process with
-``--engine python:MODULE:FACTORY``.
+``--engine python:MODULE:FACTORY`` (:mod:`.loading`); docs/python-engines.md
+documents this interface and tests/test_engine_authors.py holds the two together.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -23,6 +23,10 @@ from ..errors import DealError, IllegalActionError, NotationError
 from ..rules import Catalog, RulesError
 from ..rules.vocabulary import TextEnum
 from .codes import ErrorCode
+
+# The loader lived here; it is re-exported for code that imports it from this module.
+from .loading import EngineSpecError as EngineSpecError
+from .loading import load_python_engine as load_python_engine
 
 PROTOCOL_VERSION = "matador-engine/1"
 
@@ -245,32 +249,6 @@ class ReferenceEngine:
 
 
 EngineFactory = Callable[[], Engine]
-
-
-def load_python_engine(spec: str) -> EngineFactory:
-    """``MODULE:FACTORY`` -> a factory of in-process engines."""
-    module_name, _, attribute = spec.partition(":")
-    if not module_name or not attribute or ":" in attribute:
-        raise ValueError(f"{spec!r} is not MODULE:FACTORY (e.g. python:my_engine:make_engine)")
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as error:
-        raise ValueError(f"cannot import {module_name!r}: {error}") from None
-    except Exception as error:  # the module's own code failed while importing
-        raise ValueError(
-            f"importing {module_name!r} failed: {type(error).__name__}: {error}"
-        ) from None
-    factory: Any = module
-    for part in attribute.split("."):
-        factory = getattr(factory, part, None)
-    if factory is None:
-        raise ValueError(f"{module_name!r} has no attribute {attribute!r}")
-    if not callable(factory):
-        raise ValueError(
-            f"{module_name}:{attribute} is a {type(factory).__name__}, not a callable "
-            "that makes an engine"
-        )
-    return factory  # type: ignore[no-any-return]
 
 
 #: The methods every engine under test must have (the :class:`Engine` interface).

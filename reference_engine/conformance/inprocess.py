@@ -142,6 +142,8 @@ class GuardedEngine:
             detail = printable(str(error))[:300]
         except Exception:  # an exception whose str() raises
             detail = "(its message cannot be shown)"
+        if kind is FailureKind.CANNOT_START:
+            return EngineFailure(kind, f"the factory raised {type(error).__name__}: {detail}")
         return EngineFailure(
             kind, f"the engine raised {type(error).__name__}: {detail} (in {what})"
         )

@@ -1,21 +1,28 @@
 """A pytest plugin: run the conformance cases as tests of a Python engine.
 
 Installed with the package (entry point ``pytest11``). It does nothing unless
-asked: ``pytest --matador-engine MODULE:FACTORY`` adds one test per case and
-variant, named ``matador[CASE-ID][VARIANT]``, that fails with the runner's
-failure text (the step, the expected and actual legal sets, the history) and is
-skipped when the engine does not declare the variant. ``--matador-variant``
-and ``--matador-case`` (a glob) narrow the selection.
+asked: ``pytest --matador-engine MODULE:FACTORY`` (or ``FILE.py:FACTORY``, or
+the ``matador_engine`` setting of the project's pytest configuration) adds one
+test per case and variant, named ``matador[CASE-ID][VARIANT]``, that fails with
+the runner's failure text (the step, the expected and actual legal sets, the
+history) and is skipped when the engine does not declare the variant.
+``--matador-variant`` and ``--matador-case`` (a glob) narrow the selection.
+
+It works from any project: the cases and variants are the installed package's
+own data (:mod:`~reference_engine.rules.datafiles`), never files under the
+rootdir, and the engine's module or file is looked for in the folder pytest was
+started from, then in the rootdir, before the Python path.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from .cases import Case, Target, load_cases
-from .engine import load_python_engine
+from .loading import EngineSpecError, load_python_engine
 from .report import failure_text
 from .runner import Runner, Verdict, select
 
@@ -27,7 +34,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--matador-engine",
         metavar="MODULE:FACTORY",
-        help="run the Matador conformance cases against this in-process engine",
+        help="run the Matador conformance cases against this in-process engine "
+        "(MODULE:FACTORY or path/to/file.py:FACTORY)",
+    )
+    parser.addini(
+        "matador_engine",
+        "the in-process engine --matador-engine runs the cases against when it is not given",
+        default="",
     )
     group.addoption(
         "--matador-variant", action="append", default=[], help="only cases of this variant"
@@ -62,18 +75,22 @@ class MatadorCaseItem(pytest.Item):
         return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[str, int | None, str]:
-        return self.case.file, self.case.line, f"matador case {self.case.id}"
+        return (
+            self.case.file,
+            self.case.line,
+            f"matador case {self.case.id} [{self.target.label()}]",
+        )
 
 
 def pytest_collection_modifyitems(
     session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
 ) -> None:
-    spec = config.getoption("--matador-engine")
+    spec = config.getoption("--matador-engine") or str(config.getini("matador_engine")).strip()
     if not spec:
         return
     try:
-        factory = load_python_engine(spec)
-    except ValueError as error:
+        factory = load_python_engine(spec, search=_search_folders(config))
+    except EngineSpecError as error:
         raise pytest.UsageError(f"--matador-engine: {error}") from None
     cases, problems = load_cases()
     if problems:
@@ -89,6 +106,12 @@ def pytest_collection_modifyitems(
                 session, name=f"matador[{case.id}][{target.label()}]", case=case, target=target
             )
         )
+
+
+def _search_folders(config: pytest.Config) -> list[Path]:
+    """Where the engine's module or file is looked for first: where pytest started, the rootdir."""
+    folders = [Path(config.invocation_params.dir), Path(config.rootpath)]
+    return [folder for index, folder in enumerate(folders) if folder not in folders[:index]]
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -1,4 +1,4 @@
-"""Where the project's own data files are: the specification, the schemas, the variants.
+"""Where the project's own data files are: the specification, the variants, the examples.
 
 Inside an installed package they are under ``reference_engine/_data``; in a
 checkout, at the top of the repository, where people read them.
@@ -29,3 +29,18 @@ def spec_dir() -> Path:
 def variants_dir() -> Path:
     """The directory holding the shipped variant files."""
     return data_root() / "variants"
+
+
+#: Each example engine, by the language it is written in: its path under the data root.
+EXAMPLES = {
+    "node": "conformance/examples/matador-engine.js",
+    "python": "docs/examples/python_engine.py",
+}
+
+#: How to run the example engines, shipped beside them.
+EXAMPLES_README = "conformance/examples/README.md"
+
+
+def example_path(language: str) -> Path:
+    """The example engine written in ``language`` (a key of :data:`EXAMPLES`)."""
+    return data_root() / EXAMPLES[language]

@@ -1,0 +1,165 @@
+"""Finding an in-process Python engine's factory from ``MODULE:FACTORY`` or ``FILE.py:FACTORY``.
+
+``--engine python:SPEC`` and the pytest plugin's ``--matador-engine SPEC`` name
+a factory: a callable that takes no argument and returns an object with the
+methods of :class:`~reference_engine.conformance.engine.Engine`.
+
+* ``MODULE:FACTORY`` imports ``MODULE`` as ``python -m`` would: the current
+  folder (or the folders the caller gives) is searched first, so an engine in
+  the folder you work in needs no ``PYTHONPATH``.
+* ``path/to/file.py:FACTORY`` loads that file (relative to the same folder)
+  as a module named after it (or, when another module has that name, a name
+  of its own), its own folder searched for what it imports, as ``python
+  path/to/file.py`` would.
+
+``FACTORY`` may be dotted (``Engines.fast``). Every way a spec can fail to name
+a factory is an :class:`EngineSpecError` whose message is one line: what was
+looked for, where, and the exception's type and message when the module's own
+code failed while it was imported; never a traceback.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .engine import EngineFactory
+
+#: How a spec is written, for messages.
+FORMS = "MODULE:FACTORY or path/to/file.py:FACTORY"
+
+
+class EngineSpecError(ValueError):
+    """A ``python:`` engine spec that names no factory; the message is one line."""
+
+
+def load_python_engine(spec: str, *, search: Sequence[Path] = ()) -> EngineFactory:
+    """The factory ``spec`` names (``MODULE:FACTORY`` or ``FILE.py:FACTORY``).
+
+    ``search`` lists the folders looked in first for ``MODULE`` and against
+    which a relative ``FILE.py`` is read; by default, the current folder.
+    Raises :class:`EngineSpecError` when the spec names no callable.
+    """
+    target, _, attribute = spec.strip().rpartition(":")
+    if not target or not attribute:
+        raise EngineSpecError(f"{spec!r} is not {FORMS} (e.g. python:my_engine:make_engine)")
+    if not all(part.isidentifier() for part in attribute.split(".")):
+        raise EngineSpecError(f"{attribute!r} in {spec!r} is not a Python name ({FORMS})")
+    folders = [Path(folder).resolve() for folder in search] or [Path.cwd()]
+    if _is_file(target):
+        module, label = _load_file(target, folders), target
+    else:
+        if not all(part.isidentifier() for part in target.split(".")):
+            raise EngineSpecError(f"{spec!r} is not {FORMS} (e.g. python:my_engine:make_engine)")
+        module, label = _import(target, folders), target
+    return _factory(module, label, attribute)
+
+
+def _is_file(target: str) -> bool:
+    return target.endswith(".py") or "/" in target or os.sep in target
+
+
+def _one_line(error: BaseException) -> str:
+    """``Type: message`` on one line, cut to a readable length."""
+    try:
+        text = " ".join(str(error).split())
+    except Exception:  # an exception whose str() raises
+        text = "(its message cannot be shown)"
+    text = text if len(text) <= 300 else text[:297] + "..."
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def _search_first(folders: Sequence[Path]) -> None:
+    """Put ``folders`` at the front of the module search path, as ``python -m`` does."""
+    present = {os.path.abspath(entry or os.curdir) for entry in sys.path}
+    for folder in reversed(folders):
+        if str(folder) not in present:
+            sys.path.insert(0, str(folder))
+    importlib.invalidate_caches()  # a module written since the last import is found
+
+
+def _import(name: str, folders: Sequence[Path]) -> ModuleType:
+    _search_first(folders)
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        missing = error.name or ""
+        if missing and (name == missing or name.startswith(missing + ".")):
+            where = " or ".join(str(folder) for folder in folders)
+            raise EngineSpecError(
+                f"cannot import {name!r}: no module {missing!r} in {where} or on the Python path"
+            ) from None
+        raise EngineSpecError(f"importing {name!r} failed: {_one_line(error)}") from None
+    except (Exception, SystemExit) as error:  # the module's own code failed while importing
+        raise EngineSpecError(f"importing {name!r} failed: {_one_line(error)}") from None
+
+
+def _load_file(target: str, folders: Sequence[Path]) -> ModuleType:
+    given = Path(target).expanduser()
+    candidates = [given] if given.is_absolute() else [folder / given for folder in folders]
+    path = next((candidate for candidate in candidates if candidate.is_file()), None)
+    if path is None:
+        where = "" if given.is_absolute() else " in " + " or ".join(map(str, folders))
+        raise EngineSpecError(f"cannot load {target!r}: no such file{where}")
+    if path.suffix != ".py":
+        raise EngineSpecError(f"cannot load {target!r}: give a Python file ending in .py")
+    path = path.resolve()
+    name = _module_name(path)
+    if name in sys.modules:
+        return sys.modules[name]  # loaded already, from this very file
+    module_spec = importlib.util.spec_from_file_location(name, path)
+    if module_spec is None or module_spec.loader is None:
+        raise EngineSpecError(f"cannot load {target!r}: not a Python module")
+    _search_first([path.parent])  # its own imports are found beside it
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[name] = module  # dataclasses and pickle look the module up while it runs
+    try:
+        module_spec.loader.exec_module(module)
+    except (Exception, SystemExit) as error:
+        del sys.modules[name]
+        raise EngineSpecError(f"importing {target!r} failed: {_one_line(error)}") from None
+    return module
+
+
+def _module_name(path: Path) -> str:
+    """The name a file is loaded under: its stem, unless a module of that name is another file."""
+    loaded = sys.modules.get(path.stem)
+    if loaded is None or _file_of(loaded) == path:
+        return path.stem
+    # json.py, or a second python_engine.py: a name of its own, the same for the same file
+    digest = hashlib.sha256(str(path).encode("utf-8", "surrogateescape")).hexdigest()[:12]
+    return f"{path.stem}__{digest}"
+
+
+def _file_of(module: ModuleType) -> Path | None:
+    file = getattr(module, "__file__", None)
+    return Path(file).resolve() if isinstance(file, str) else None
+
+
+def _factory(module: ModuleType, label: str, attribute: str) -> EngineFactory:
+    found: Any = module
+    for part in attribute.split("."):
+        found = getattr(found, part, None)
+        if found is None:
+            defined = sorted(
+                key
+                for key, value in vars(module).items()
+                if callable(value)
+                and not key.startswith("_")
+                and getattr(value, "__module__", None) == module.__name__
+            )
+            hint = f"; it defines {', '.join(defined[:8])}" if defined else ""
+            raise EngineSpecError(f"{label!r} has no attribute {attribute!r}{hint}")
+    if not callable(found):
+        raise EngineSpecError(
+            f"{label}:{attribute} is a {type(found).__name__}, not a callable that makes an engine"
+        )
+    return found  # type: ignore[no-any-return]

@@ -1,12 +1,16 @@
 """Reports for other tools: JUnit XML for CI systems, Markdown to paste in a README.
 
 Both carry what the terminal table does (:mod:`.report`): the verdicts, every
-deviation, the verdict per rule, and the random games' divergences.
+deviation, the verdict per rule, and the random games' divergences. The
+Markdown report lists every failing expectation (:mod:`.failures`) with the
+rules behind it, their SPEC sections and the variant file's citations.
 """
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import TextIO
 from xml.etree import ElementTree
@@ -14,8 +18,16 @@ from xml.etree import ElementTree
 from .cases import SUITE_VERSION
 from .differential import DifferentialResult
 from .engine import EngineInfo
+from .failures import failure_rows
 from .report import VERDICTS, RunSummary, _xml, failure_text, summary_text, tally, totals
-from .rulereport import deviation_lines, divergence_lines, random_lines, rule_lines, rule_verdicts
+from .rulereport import (
+    RuleVerdict,
+    deviation_lines,
+    divergence_lines,
+    random_lines,
+    rule_lines,
+    rule_verdicts,
+)
 from .verdicts import CaseRun, Verdict
 
 
@@ -30,101 +42,125 @@ def write_junit(
     A broken case and a case not run (the engine unavailable) are errors with
     their own ``type``: neither is a pass. The ``rules`` suite has a test case
     per rule and value tested, failed with its smallest example when any
-    expectation on it failed. Totals and the time of the report are on every
-    suite and on the root.
+    expectation on it failed; its cases take no time of their own (they judge
+    the case runs already timed). Each suite carries the attributes CI tools
+    read (``name``, ``tests``, ``failures``, ``errors``, ``skipped``, ``time``,
+    ``timestamp`` in ISO 8601, ``hostname``, ``id``, ``package``) counted from
+    its own test cases, and the root carries their sums.
     """
-    stamp = datetime.now(timezone.utc).replace(microsecond=0).isoformat()
-    total = totals(runs)
-    suites = ElementTree.Element(
-        "testsuites",
-        name="matador-conformance",
-        tests=str(len(runs)),
-        failures=str(total[Verdict.FAIL]),
-        errors=str(total[Verdict.ERROR] + total[Verdict.BROKEN] + total[Verdict.NOT_RUN]),
-        skipped=str(total[Verdict.SKIP]),
-        time=f"{sum(run.seconds for run in runs):.4f}",
-        timestamp=stamp,
+    context = _SuiteContext(
+        stamp=datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
+        hostname=socket.gethostname() or "localhost",
+        properties=_properties(info),
     )
+    suites = ElementTree.Element("testsuites", name="matador-conformance", timestamp=context.stamp)
     for variant in tally(runs):
-        chosen = [run for run in runs if run.variant == variant]
-        counts = totals(chosen)
-        suite = ElementTree.SubElement(
-            suites,
-            "testsuite",
-            name=variant,
-            tests=str(len(chosen)),
-            failures=str(counts[Verdict.FAIL]),
-            errors=str(counts[Verdict.ERROR] + counts[Verdict.BROKEN] + counts[Verdict.NOT_RUN]),
-            skipped=str(counts[Verdict.SKIP]),
-            time=f"{sum(run.seconds for run in chosen):.4f}",
-            timestamp=stamp,
-        )
-        for run in chosen:
-            case = ElementTree.SubElement(
-                suite,
-                "testcase",
-                classname=variant,
-                name=f"{run.case}[{run.target.label()}]",
-                time=f"{run.seconds:.4f}",
-            )
-            if run.verdict is Verdict.FAIL:
-                ElementTree.SubElement(case, "failure", message=_xml(run.message)).text = _xml(
-                    failure_text(run)
-                )
-            elif run.verdict in (Verdict.ERROR, Verdict.BROKEN, Verdict.NOT_RUN):
-                ElementTree.SubElement(
-                    case, "error", message=_xml(run.message), type=run.verdict.value
-                ).text = _xml(failure_text(run))
-            elif run.verdict is Verdict.SKIP:
-                ElementTree.SubElement(case, "skipped", message=_xml(run.message))
+        suite = context.suite(suites, variant)
+        for run in runs:
+            if run.variant == variant:
+                _junit_case(suite, run)
     verdicts = rule_verdicts(runs)
-    rules_suite = ElementTree.SubElement(
-        suites,
-        "testsuite",
-        name="rules",
-        tests=str(len(verdicts)),
-        failures=str(sum(1 for verdict in verdicts if verdict.failed)),
-        errors="0",
-        skipped="0",
-        timestamp=stamp,
-    )
+    rules_suite = context.suite(suites, "rules")
     for verdict in verdicts:
         case = ElementTree.SubElement(
-            rules_suite, "testcase", classname="rules", name=f"{verdict.name} ({verdict.section})"
+            rules_suite,
+            "testcase",
+            classname="rules",
+            name=f"{verdict.name} ({verdict.section})",
+            time="0.0000",
         )
         if verdict.failed:
             message = f"{verdict.failed} expectation(s) failed, {verdict.held} held"
             text = "\n".join(rule_lines([verdict]))
-            ElementTree.SubElement(case, "failure", message=_xml(message)).text = _xml(text)
+            ElementTree.SubElement(case, "failure", message=_xml(message), type="rule").text = _xml(
+                text
+            )
     if summary is not None and summary.random is not None:
-        _junit_random(suites, summary.random, stamp)
+        _junit_random(context.suite(suites, "random games"), summary.random)
+    for suite in suites:
+        _count(suite, suite.findall("testcase"))
+    _count(suites, suites.findall("testsuite/testcase"))
+    ElementTree.indent(suites)
+    stream.write('<?xml version="1.0" encoding="UTF-8"?>\n')
     stream.write(ElementTree.tostring(suites, encoding="unicode") + "\n")
 
 
-def _junit_random(suites: ElementTree.Element, result: DifferentialResult, stamp: str) -> None:
-    """A ``random games`` suite: a failing test case per kind of divergence, an error each."""
-    suite = ElementTree.SubElement(
-        suites,
-        "testsuite",
-        name="random games",
-        tests=str(len(result.divergences) + len(result.errors) or 1),
-        failures=str(len(result.divergences)),
-        errors=str(len(result.errors)),
-        skipped="0",
-        timestamp=stamp,
+@dataclass(frozen=True)
+class _SuiteContext:
+    """What every suite of one report shares: when, where, and what was judged."""
+
+    stamp: str
+    hostname: str
+    properties: tuple[tuple[str, str], ...]
+
+    def suite(self, parent: ElementTree.Element, name: str) -> ElementTree.Element:
+        suite = ElementTree.SubElement(
+            parent,
+            "testsuite",
+            name=name,
+            id=str(len(parent)),
+            package="matador-conformance",
+            timestamp=self.stamp,
+            hostname=self.hostname,
+        )
+        properties = ElementTree.SubElement(suite, "properties")
+        for key, value in self.properties:
+            ElementTree.SubElement(properties, "property", name=key, value=_xml(value))
+        return suite
+
+
+def _properties(info: EngineInfo | None) -> tuple[tuple[str, str], ...]:
+    engine = (("engine", info.name), ("engine.version", info.version)) if info else ()
+    return (*engine, ("suite.version", SUITE_VERSION))
+
+
+def _count(element: ElementTree.Element, cases: Sequence[ElementTree.Element]) -> None:
+    """Set the totals of a suite (or the root) from the test cases under it."""
+    element.set("tests", str(len(cases)))
+    for kind, attribute in (("failure", "failures"), ("error", "errors"), ("skipped", "skipped")):
+        element.set(attribute, str(sum(1 for case in cases if case.find(kind) is not None)))
+    element.set("time", f"{sum(float(case.get('time', '0')) for case in cases):.4f}")
+
+
+def _junit_case(suite: ElementTree.Element, run: CaseRun) -> None:
+    """One case run: passed, or failed, errored, skipped, with what went wrong."""
+    case = ElementTree.SubElement(
+        suite,
+        "testcase",
+        classname=run.variant,
+        name=f"{run.case}[{run.target.label()}]",
+        time=f"{run.seconds:.4f}",
     )
+    if run.verdict is Verdict.FAIL:
+        ElementTree.SubElement(
+            case, "failure", message=_xml(run.message), type=run.verdict.value
+        ).text = _xml(failure_text(run))
+    elif run.verdict in (Verdict.ERROR, Verdict.BROKEN, Verdict.NOT_RUN):
+        ElementTree.SubElement(
+            case, "error", message=_xml(run.message), type=run.verdict.value
+        ).text = _xml(failure_text(run))
+    elif run.verdict is Verdict.SKIP:
+        ElementTree.SubElement(case, "skipped", message=_xml(run.message))
+
+
+def _junit_random(suite: ElementTree.Element, result: DifferentialResult) -> None:
+    """The random games: a failing test case per kind of divergence, an error each."""
     if not result.divergences and not result.errors:
         ElementTree.SubElement(
-            suite, "testcase", classname="random", name=f"{result.hands} hands agree"
+            suite, "testcase", classname="random", name=f"{result.hands} hands agree", time="0"
         )
     for divergence in result.divergences:
         lines = divergence_lines(divergence)
-        case = ElementTree.SubElement(suite, "testcase", classname="random", name=lines[0])
-        ElementTree.SubElement(case, "failure", message=_xml(lines[0])).text = _xml(
-            "\n".join(lines)
+        case = ElementTree.SubElement(
+            suite, "testcase", classname="random", name=_xml(lines[0]), time="0"
         )
+        ElementTree.SubElement(
+            case, "failure", message=_xml(lines[0]), type="divergence"
+        ).text = _xml("\n".join(lines))
     for error in result.errors:
-        case = ElementTree.SubElement(suite, "testcase", classname="random", name=_xml(error))
+        case = ElementTree.SubElement(
+            suite, "testcase", classname="random", name=_xml(error), time="0"
+        )
         ElementTree.SubElement(case, "error", message=_xml(error), type="error")
 
 
@@ -134,7 +170,7 @@ def write_markdown(
     stream: TextIO,
     summary: RunSummary | None = None,
 ) -> None:
-    """A Markdown table for a README badge section."""
+    """Markdown for a README or an issue: the table, the rules, and every failure listed."""
     name = f"{info.name} {info.version}" if info else "engine"
     stream.write(f"Matador conformance of **{name}** (suite {SUITE_VERSION})\n\n")
     notes = summary_text(summary, runs)
@@ -150,8 +186,13 @@ def write_markdown(
         stream.write("\n## Random games\n\n```text\n")
         stream.write("\n".join(random_lines(summary.random)) + "\n```\n")
     verdicts = rule_verdicts(runs)
-    if not verdicts:
-        return
+    if verdicts:
+        _markdown_rules(verdicts, stream)
+    _markdown_failures(runs, stream)
+
+
+def _markdown_rules(verdicts: Sequence[RuleVerdict], stream: TextIO) -> None:
+    """The verdict per rule, then each broken rule's smallest example."""
     stream.write("\n## Rules\n\n| rule | section | held | failed |\n|---|---|---:|---:|\n")
     for verdict in verdicts:
         failed = f"**{verdict.failed}**" if verdict.failed else "0"
@@ -166,6 +207,44 @@ def write_markdown(
             stream.write(f"Source: {_cell(verdict.source)}\n\n")
         stream.write(f"Smallest example: `{run.case}` [{run.target.label()}]\n\n```text\n")
         stream.write("\n".join(deviation_lines(deviation)) + "\n```\n")
+
+
+def _markdown_failures(runs: Sequence[CaseRun], stream: TextIO) -> None:
+    """Every failing expectation, one row each; then the runs that errored or were broken."""
+    rows = failure_rows(runs)
+    if rows:
+        stream.write(
+            f"\n## Failures\n\n{len(rows)} expectation(s) did not hold.\n\n"
+            "| case | step | expected | got | rule | section | citation |\n"
+            "|---|---|---|---|---|---|---|\n"
+        )
+    for row in rows:
+        rules = "; ".join(note.name for note in row.rules) or "none named"
+        sections = ", ".join(dict.fromkeys(note.section for note in row.rules))
+        cited = [note.citation for note in row.rules if note.citation]
+        citation = " / ".join(cited) or "fixed by the SPEC for every variant"
+        cells = [
+            f"`{row.case}` [{row.target}]",
+            f"{row.where}: {row.message}",
+            _code(row.expected),
+            _code(row.got),
+            rules,
+            sections,
+            citation,
+        ]
+        stream.write("| " + " | ".join(_cell(cell) for cell in cells) + " |\n")
+    problems = [run for run in runs if run.verdict in (Verdict.ERROR, Verdict.BROKEN)]
+    if problems:
+        stream.write("\n## Errors and broken cases\n\n| case | verdict | what happened |\n")
+        stream.write("|---|---|---|\n")
+    for run in problems:
+        cells = [f"`{run.case}` [{run.target.label()}]", run.verdict.value, run.message]
+        stream.write("| " + " | ".join(_cell(cell) for cell in cells) + " |\n")
+
+
+def _code(text: str) -> str:
+    """``text`` as inline code (values hold no backticks; "nothing" stays words)."""
+    return f"`{text}`" if text and "`" not in text else text
 
 
 def _cell(text: str) -> str:

@@ -21,7 +21,7 @@ MODULES = sorted(PACKAGE.rglob("*.py"))
 MOST_LINES = 450
 
 #: The subpackages and the top-level modules, each one job.
-SUBPACKAGES = {"cli", "conformance", "disputes", "engine", "rules", "sheets", "simulate"}
+SUBPACKAGES = {"cli", "conformance", "disputes", "engine", "rules", "sheets", "simulate", "site"}
 TOP_LEVEL = {"__init__.py", "errors.py", "exits.py", "notation.py", "safeio.py", "strictjson.py"}
 
 

@@ -1,0 +1,142 @@
+"""The site's files: every page rendered with Jinja2, the rule sheets, the assets and the schemas.
+
+:func:`site_files` returns each file of the site as a path relative to the
+site's folder and its content; :mod:`.folder` writes them. The pages are laid
+out by the templates in ``templates/``; the style sheet and the scripts are
+copied from ``static/``; the rule sheets are the sheets' own HTML
+(:func:`~reference_engine.sheets.render.render_html`), one per variant and
+language; the JSON Schemas are copied from the data folder as they are.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from ..rules import SPEC_VERSION, Catalog, Rules
+from ..rules.datafiles import spec_dir
+from ..sheets import LANGUAGES
+from ..sheets.model import build_sheet
+from ..sheets.render import render_html
+from .data import MatrixRow, matrix, variant_view
+from .explaindata import explain_data, explain_script
+
+HERE = Path(__file__).resolve().parent
+TEMPLATE_DIR = HERE / "templates"
+STATIC_DIR = HERE / "static"
+
+#: The schemas served under ``spec/`` (their ``$id``s name these paths).
+SCHEMAS = (
+    "variant.schema.json",
+    "case.schema.json",
+    "record.schema.json",
+    "protocol.schema.json",
+)
+
+#: The name of each sheet language, in English (the site's language).
+LANGUAGE_NAMES = {"en": "English", "fr": "French", "pl": "Polish", "ht": "Haitian Creole"}
+
+#: The file that marks a folder as a site this command wrote (it may be replaced whole).
+MARKER = "matador-site.json"
+
+
+@dataclass(frozen=True)
+class SiteFile:
+    """One file of the site: its path inside the folder (``/``-separated) and its content."""
+
+    path: str
+    content: str | bytes
+
+
+@cache
+def environment() -> jinja2.Environment:
+    """The templates of the site's pages (autoescaped HTML)."""
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATE_DIR),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def _page(template: str, **context: Any) -> str:
+    common = {
+        "spec_version": SPEC_VERSION,
+        "languages": LANGUAGES,
+        "language_names": LANGUAGE_NAMES,
+    }
+    return environment().get_template(template).render(**common, **context)
+
+
+def _groups(rows: Sequence[MatrixRow]) -> list[str]:
+    return list(dict.fromkeys(row.group for row in rows))
+
+
+def site_files(catalog: Catalog, variants: Sequence[str]) -> list[SiteFile]:
+    """Every file of the site for ``variants`` (at their default options)."""
+    rules_list: list[Rules] = [catalog.resolve(variant) for variant in variants]
+    views = [variant_view(catalog, rules) for rules in rules_list]
+    rows = matrix(rules_list)
+    files = [
+        SiteFile(
+            "index.html",
+            _page(
+                "index.html.j2",
+                title="Home",
+                root="",
+                here="index",
+                variants=views,
+                schemas=SCHEMAS,
+            ),
+        ),
+        SiteFile(
+            "matrix.html",
+            _page(
+                "matrix.html.j2",
+                title="Rules side by side",
+                root="",
+                here="matrix",
+                variants=views,
+                rows=rows,
+                groups=_groups(rows),
+            ),
+        ),
+        SiteFile(
+            "explain.html",
+            _page("explain.html.j2", title="Explain a position", root="", here="explain"),
+        ),
+    ]
+    for view in views:
+        files.append(
+            SiteFile(
+                f"variants/{view.id}.html",
+                _page("variant.html.j2", title=view.title, root="../", here="variant", v=view),
+            )
+        )
+    for rules in rules_list:
+        for lang in LANGUAGES:
+            files.append(
+                SiteFile(
+                    f"sheets/{rules.variant}-{lang}.html", render_html(build_sheet(rules, lang))
+                )
+            )
+    data = explain_data(catalog, variants)
+    files.append(SiteFile("assets/explain-data.js", explain_script(data)))
+    files.append(
+        SiteFile("assets/explain-data.json", json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+    )
+    for asset in sorted(STATIC_DIR.iterdir()):
+        if asset.is_file():
+            files.append(SiteFile(f"assets/{asset.name}", asset.read_text(encoding="utf-8")))
+    for name in SCHEMAS:
+        files.append(SiteFile(f"spec/{name}", (spec_dir() / name).read_bytes()))
+    marker = {"generator": "matador site", "spec_version": SPEC_VERSION, "variants": list(variants)}
+    files.append(SiteFile(MARKER, json.dumps(marker, indent=1) + "\n"))
+    return files

@@ -7,11 +7,25 @@ The tokens that name rule values are those of
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, TextIO
 
+from ..cli.output import json_text
+from ..cli.tables import (
+    Cell,
+    Column,
+    Style,
+    Table,
+    column_blocks,
+    key_lines,
+    markdown,
+    prose,
+    render,
+    style_for,
+    table,
+)
 from ..errors import Reason
 from ..rules import Catalog
-from ..rules.parameters import BY_NAME
+from ..rules.parameters import BY_NAME, NAMES
 from .cases import Case
 from .tokens import rules_tokens
 
@@ -92,25 +106,122 @@ def coverage_report(cases: Sequence[Case], catalog: Catalog) -> dict[str, Any]:
     }
 
 
-def coverage_text(cases: Sequence[Case], catalog: Catalog) -> str:
-    """The rule-by-case coverage matrix as text."""
+def coverage_matrix(cases: Sequence[Case], catalog: Catalog) -> dict[str, dict[str, int | None]]:
+    """Rule -> variant -> how many of the variant's cases exercise a value of the rule
+    (None where the rule has no effect under the variant's own rules)."""
+    matrix: dict[str, dict[str, int | None]] = {
+        rule: {
+            variant: 0 if catalog.resolve(variant).applicable(rule) else None
+            for variant in catalog.ids()
+        }
+        for rule in NAMES
+    }
+    for case in cases:
+        exercised, _ = case_tokens(case, catalog)
+        rules = {token.split("=", 1)[0] for token in exercised}
+        for variant in {target.variant for target in case.applies_to}:
+            for rule in rules:
+                counts = matrix[rule]
+                if variant in counts:
+                    counts[variant] = (counts[variant] or 0) + 1
+    return matrix
+
+
+def coverage_data(cases: Sequence[Case], catalog: Catalog) -> dict[str, Any]:
+    """``matador conform --coverage --report json``: the report and the variant-by-rule matrix."""
+    return {**coverage_report(cases, catalog), "matrix": coverage_matrix(cases, catalog)}
+
+
+def _tables(cases: Sequence[Case], catalog: Catalog, short: Sequence[str]) -> list[Any]:
+    """The headings and tables of the coverage, in order (a heading is a str)."""
     report = coverage_report(cases, catalog)
-    lines = ["rule value coverage (RULE=VALUE: cases exercising it)"]
-    for token in sorted(report["tokens"]):
-        ids = report["tokens"][token]
-        lines.append(f"  {'MISSING' if not ids else 'ok':7} {token}: {', '.join(sorted(ids))}")
-    lines.append("cases per variant")
-    for variant, count in report["per_variant"].items():
-        lines.append(f"  {variant}: {count}")
-    lines.append("reason codes provoked")
-    for reason, ids in report["reasons"].items():
-        lines.append(
-            f"  {'MISSING' if not ids else 'ok':7} {reason}: {', '.join(sorted(set(ids)))}"
+    matrix = coverage_matrix(cases, catalog)
+    status = {True: "ok", False: "MISSING"}
+    tokens = table(
+        ["", "RULE=VALUE", Column("cases", right=True)],
+        [
+            [Cell(status[bool(ids)], marked=not ids), token, str(len(set(ids)))]
+            for token, ids in sorted(report["tokens"].items())
+        ],
+    )
+    variants = catalog.ids()
+    rows = [[Cell("(cases)")] + [Cell(str(report["per_variant"][v])) for v in variants]]
+    for rule, counts in matrix.items():
+        rows.append(
+            [Cell(rule)]
+            + [
+                Cell("-" if counts[v] is None else str(counts[v]), marked=counts[v] == 0)
+                for v in variants
+            ]
         )
-    for case_id, bad in report["wrong_declarations"].items():
-        lines.append(
-            f"  WRONG   {case_id} declares {', '.join(bad)}, which none of its variants uses"
-        )
-    for reason in report["unknown_reasons"]:
-        lines.append(f"  WRONG   reason code {reason!r} is not in the vocabulary")
-    return "\n".join(lines) + "\n"
+    grid = Table(
+        (Column("rule"), *(Column(name, right=True) for name in short)),
+        tuple(tuple(row) for row in rows),
+    )
+    reasons = table(
+        ["", "reason code", Column("cases", right=True)],
+        [
+            [Cell(status[bool(ids)], marked=not ids), reason, str(len(set(ids)))]
+            for reason, ids in report["reasons"].items()
+        ],
+    )
+    wrong = [
+        f"WRONG {case_id} declares {', '.join(bad)}, which none of its variants uses"
+        for case_id, bad in report["wrong_declarations"].items()
+    ] + [f"WRONG reason code {r!r} is not in the vocabulary" for r in report["unknown_reasons"]]
+    return [
+        "rule value coverage (RULE=VALUE: cases exercising it)",
+        tokens,
+        "cases of each variant exercising each rule (-: no effect)",
+        grid,
+        "reason codes provoked",
+        reasons,
+        *wrong,
+    ]
+
+
+def coverage_lines(cases: Sequence[Case], catalog: Catalog, style: Style) -> list[str]:
+    """The coverage as tables that fit ``style.width``: rule values, the variant-by-rule
+    matrix in blocks of columns, the reason codes; what is missing marked."""
+    from ..disputes.comparison import short_labels
+
+    variants = catalog.ids()
+    short = short_labels(variants, longest=9)
+    out: list[str] = []
+    for part in _tables(cases, catalog, short):
+        if isinstance(part, str):
+            out += ["", *(style.strong(line) for line in prose(part, style.width))]
+        elif part.columns[0].header == "rule":
+            out += key_lines(
+                [(s, v) for s, v in zip(short, variants, strict=True) if s != v], style.width
+            )
+            for block in column_blocks(part, style.width):
+                out += ["", *render(block, style)]
+        else:
+            out += render(part, style)
+    return out[1:]
+
+
+def coverage_markdown(cases: Sequence[Case], catalog: Catalog) -> list[str]:
+    """The coverage in Markdown: the same tables, the matrix whole."""
+    out: list[str] = []
+    for part in _tables(cases, catalog, catalog.ids()):
+        out += ["", f"## {part}", ""] if isinstance(part, str) else markdown(part)
+    return out[1:]
+
+
+def coverage_text(cases: Sequence[Case], catalog: Catalog) -> str:
+    """The coverage as 80-column text."""
+    return "\n".join(coverage_lines(cases, catalog, Style())) + "\n"
+
+
+def coverage_output(
+    cases: Sequence[Case], catalog: Catalog, fmt: str, width: int | None, stream: TextIO
+) -> str:
+    """The coverage in ``fmt``: ``json``, ``markdown``, or tables fitted to ``stream``
+    (``width`` when given; any other report format gets the tables)."""
+    if fmt == "json":
+        return json_text(coverage_data(cases, catalog))
+    if fmt == "markdown":
+        return "\n".join(coverage_markdown(cases, catalog)) + "\n"
+    return "\n".join(coverage_lines(cases, catalog, style_for(stream, width))) + "\n"

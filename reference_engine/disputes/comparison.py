@@ -8,9 +8,11 @@ or HTML table, the diff keeps the rules on which two variants differ.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from ..cli import tables
 from ..rules import Catalog, Rules
 from ..rules.model import as_plain
 from ..rules.parameters import NAMES, ValueKind, parameter
@@ -171,17 +173,182 @@ def diff(first: Rules, second: Rules) -> list[tuple[Cell, Cell]]:
 
 
 def diff_text(first: Rules, second: Rules) -> str:
-    """``matador diff`` output."""
-    pairs = diff(first, second)
-    if not pairs:
-        return f"{label(first)} and {label(second)} have the same rules\n"
-    lines = [f"{len(pairs)} rule(s) differ between {label(first)} and {label(second)}:"]
-    for a, b in pairs:
-        lines.append(f"{a.rule}:")
-        for who, c in ((label(first), a), (label(second), b)):
-            value = c.value if c.applicable else "n/a (no effect under its other rules)"
-            gap = f" [reading of gap {c.gap}]" if c.gap else ""
-            lines.append(f"  {who}: {value}{gap}")
-            if c.source:
-                lines.append(f"      from {c.source}")
-    return "\n".join(lines) + "\n"
+    """``matador diff`` output as an 80-column table."""
+    found = diff_table(first, second)
+    lines = tables.render(found, tables.Style()) if found.rows else []
+    return "\n".join([diff_heading(first, second), *lines]) + "\n"
+
+
+# --------------------------------------------------------------------------- tables
+
+#: The widest a variant's column of the matrix grows; a longer value wraps.
+CELL_WIDEST = 12
+
+#: A value that would wrap to more lines than this in the matrix is given by a code and a key.
+CELL_LINES = 3
+
+#: After a value its variant file had to choose (its source silent, unclear or contradictory).
+READING = "?"
+
+
+def cell_data(c: Cell) -> dict[str, object]:
+    """A cell as plain data (``compare`` and ``diff`` with ``--format json``)."""
+    return {"value": c.value, "applicable": c.applicable, "source": c.source, "gap": c.gap}
+
+
+def compare_data(rules_list: Sequence[Rules]) -> dict[str, object]:
+    """``matador compare --format json``: every rule's cell under every variant, and the options."""
+    labels = [label(r) for r in rules_list]
+    return {
+        "variants": labels,
+        "rules": {
+            rule: {
+                name: cell_data(cell(r, rule)) for name, r in zip(labels, rules_list, strict=True)
+            }
+            for rule in rule_names()
+        },
+        "options": [
+            {
+                "variant": label(r),
+                "option": option.name,
+                "chosen": r.chosen[option.name],
+                "values": [value.name for value in option.values],
+                "about": option.summary,
+            }
+            for r in rules_list
+            for option in r.options
+        ],
+    }
+
+
+def short_labels(labels: Sequence[str], longest: int = CELL_WIDEST) -> list[str]:
+    """A short label for each variant, unique: its first word; the label itself (cut to
+    ``longest``) where two share a first word; numbered where even those clash."""
+    firsts = [
+        re.split(r"[-:.]", text, maxsplit=1)[0][:longest] or text[:longest] for text in labels
+    ]
+    cut = [f if firsts.count(f) == 1 else t[:longest] for f, t in zip(firsts, labels, strict=True)]
+    out = []
+    for number, short in enumerate(cut):
+        if cut.count(short) > 1:
+            count = str(cut[: number + 1].count(short))
+            short = short[: longest - len(count)] + count
+        out.append(short)
+    return out
+
+
+def _code(number: int) -> str:
+    """A, B, ... Z, AA, AB, ...: the code of the ``number``-th long value of a row."""
+    letters = ""
+    number += 1
+    while number:
+        number, rest = divmod(number - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
+def _matrix_rows(
+    rules_list: Sequence[Rules],
+) -> tuple[list[list[tables.Cell]], list[tuple[str, str]]]:
+    """A row of cells per rule (its name first), the odd ones out marked, and the key of
+    the values too long for a cell."""
+    rows: list[list[tables.Cell]] = []
+    key: list[tuple[str, str]] = []
+    for rule in rule_names():
+        cells = [cell(r, rule) for r in rules_list]
+        texts = [(c.value + (READING if c.gap else "")) if c.applicable else "n/a" for c in cells]
+        values = [c.value if c.applicable else "n/a" for c in cells]
+        common = max(values, key=values.count)
+        if any(len(tables.wrap(text, CELL_WIDEST)) > CELL_LINES for text in texts):
+            codes: dict[str, str] = {"n/a": "n/a"}
+            for value in values:
+                if value not in codes:
+                    codes[value] = _code(len(codes) - 1)
+                    key.append((f"{rule} {codes[value]}", value.replace("; ", "\n")))
+            shown = [
+                codes[v] + t[len(v) :] if c.applicable else v
+                for c, v, t in zip(cells, values, texts, strict=True)
+            ]
+        else:
+            shown = texts
+        rows.append(
+            [tables.Cell(rule)]
+            + [tables.Cell(s, marked=v != common) for s, v in zip(shown, values, strict=True)]
+        )
+    return rows, key
+
+
+def compare_lines(rules_list: Sequence[Rules], style: tables.Style) -> list[str]:
+    """``matador compare`` as a terminal table: the rules-by-variants matrix in blocks of
+    columns that fit ``style.width``, short labels with their legend, a key for long values."""
+    labels = [label(r) for r in rules_list]
+    shorts = short_labels(labels)
+    rows, key = _matrix_rows(rules_list)
+    columns = [tables.Column("rule")] + [tables.Column(s, widest=CELL_WIDEST) for s in shorts]
+    matrix = tables.Table(tuple(columns), tuple(tuple(row) for row in rows))
+    legend = [(s, t) for s, t in zip(shorts, labels, strict=True) if s != t]
+    out = [style.strong("variants"), *tables.key_lines(legend, style.width)] if legend else []
+    out += tables.prose(
+        f"{tables.marked_as(style)}: a value unlike the most common one of its row; {READING} "
+        "after a value: the variant's reading of a gap in its source (matador show ID says "
+        "which); n/a: no effect under its other rules. Sources: matador compare --format "
+        "markdown, or json.",
+        style.width,
+    )
+    for block in tables.column_blocks(matrix, style.width):
+        out.append("")
+        out += tables.render(block, style)
+    if key:
+        out += ["", style.strong("values too long for the table")]
+        out += tables.key_lines(key, style.width)
+    option_rows = [
+        [
+            f"{short}:{option.name}",
+            r.chosen[option.name]
+            + "; also "
+            + ", ".join(v.name for v in option.values if v.name != r.chosen[option.name]),
+            option.summary,
+        ]
+        for short, r in zip(shorts, rules_list, strict=True)
+        for option in r.options
+    ]
+    if option_rows:
+        out += ["", style.strong("options (ID:NAME, the value in force first)")]
+        out += tables.render(tables.table(["option", "values", "about"], option_rows), style)
+    return out
+
+
+def diff_table(first: Rules, second: Rules) -> tables.Table:
+    """The rules on which two variants differ: a row each, a column each, value over source."""
+
+    def shown(c: Cell) -> str:
+        if not c.applicable:
+            return "n/a (no effect under its other rules)"
+        gap = f" [reading of gap {c.gap}]" if c.gap else ""
+        return f"{c.value}{gap}" + (f"\nfrom {c.source}" if c.source else "")
+
+    return tables.table(
+        ["rule", label(first), label(second)],
+        [[a.rule, shown(a), shown(b)] for a, b in diff(first, second)],
+        spaced=True,
+    )
+
+
+def diff_heading(first: Rules, second: Rules) -> str:
+    """The first line of ``matador diff``: how many rules differ, or that none does."""
+    count = len(diff(first, second))
+    if not count:
+        return f"{label(first)} and {label(second)} have the same rules"
+    return f"{count} rule(s) differ between {label(first)} and {label(second)}:"
+
+
+def diff_data(first: Rules, second: Rules) -> dict[str, object]:
+    """``matador diff --format json``: the two labels and the rules that differ."""
+    return {
+        "first": label(first),
+        "second": label(second),
+        "differ": [
+            {"rule": a.rule, "first": cell_data(a), "second": cell_data(b)}
+            for a, b in diff(first, second)
+        ],
+    }

@@ -7,6 +7,7 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
+from ..cli.tables import Column, Style, Table, render, table
 from ..engine.compiled import compiled
 from ..engine.ends import OpenEnd
 from ..rules import Catalog, Rules
@@ -82,18 +83,49 @@ def _percent(fraction: Fraction) -> str:
 
 
 def odds_text(result: Odds, rules: Rules) -> str:
-    """``matador odds`` output."""
-    lines = [
-        f"double-{result.max_pip} set: {result.tiles} tiles, {result.matadors} matadors; "
-        f"a hand of {result.hand}:",
-        f"  no matador          {result.no_matador!s:>15}  {_percent(result.no_matador)}",
-        f"  holds [0-0]         {result.double_blank!s:>15}  {_percent(result.double_blank)}",
-        f"  two or more         {result.two_or_more!s:>15}  {_percent(result.two_or_more)}",
-        f"tiles that can answer an end ({label(rules)}):",
+    """``matador odds`` output as 80-column text."""
+    return "\n".join(odds_lines(result, rules, Style())) + "\n"
+
+
+def odds_tables(result: Odds, rules: Rules) -> tuple[str, Table, str, Table]:
+    """``matador odds`` as two tables, each after its heading: the chances of a hand, and
+    for each value an end may show, the tiles that can answer it."""
+    chances = table(
+        [Column("a hand of " + str(result.hand)), Column("fraction", right=True), "percent"],
+        [
+            [what, str(chance), _percent(chance)]
+            for what, chance in (
+                ("no matador", result.no_matador),
+                ("holds [0-0]", result.double_blank),
+                ("two or more", result.two_or_more),
+            )
+        ],
+    )
+    ends = table(
+        [Column("end", right=True), Column("tiles", right=True), "which"],
+        [
+            [str(value), f"{len(tiles)} of {result.tiles}", " ".join(tiles)]
+            for value, tiles in answers(rules)
+        ],
+    )
+    return (
+        f"double-{result.max_pip} set: {result.tiles} tiles, {result.matadors} matadors",
+        chances,
+        f"tiles that can answer an end ({label(rules)})",
+        ends,
+    )
+
+
+def odds_lines(result: Odds, rules: Rules, style: Style) -> list[str]:
+    """``matador odds`` as tables that fit ``style.width``."""
+    first, chances, second, ends = odds_tables(result, rules)
+    return [
+        style.strong(first),
+        *render(chances, style),
+        "",
+        style.strong(second),
+        *render(ends, style),
     ]
-    for value, tiles in answers(rules):
-        lines.append(f"  end {value:>2}: {len(tiles)} of {result.tiles}  ({' '.join(tiles)})")
-    return "\n".join(lines) + "\n"
 
 
 def odds_data(result: Odds, rules: Rules) -> dict[str, Any]:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from ..cli.tables import Column, Style, Table, render, table
 from ..engine.scoring import Outcome, Termination, score
 from ..rules import Catalog, Rules
 from ..rules.vocabulary import Partnership
@@ -72,18 +74,41 @@ def _score_note(rules: Rules) -> str:
 
 
 def score_text(awards: Sequence[Award], pips: Sequence[int], teams: bool) -> str:
-    """``matador score`` output."""
-    width = max(len(a.variant) for a in awards)
-    lines = []
-    for award in awards:
-        if award.outcome is None:
-            lines.append(f"{award.variant:<{width}}  —  {award.note}")
-            continue
-        outcome = award.outcome
-        who = "side" if teams else "seat"
-        if outcome.winner is None:
-            result = "tie for lowest: nobody scores"
-        else:
-            result = f"{who} {outcome.winner} scores {outcome.points[outcome.winner]}"
-        lines.append(f"{award.variant:<{width}}  {result:<28} by {award.note}")
-    return "\n".join(lines) + "\n"
+    """``matador score`` output as an 80-column table."""
+    return "\n".join(render(score_table(awards, teams), Style())) + "\n"
+
+
+def _result(award: Award, teams: bool) -> str:
+    outcome = award.outcome
+    if outcome is None:
+        return "—"
+    if outcome.winner is None:
+        return "tie: nobody scores"
+    return f"{'side' if teams else 'seat'} {outcome.winner} scores {outcome.points[outcome.winner]}"
+
+
+def score_table(awards: Sequence[Award], teams: bool) -> Table:
+    """``matador score`` as a table: a row per variant, what it awards and by which rule."""
+    columns = [Column("variant", widest=24), Column("award", widest=18), Column("by")]
+    return table(columns, [[a.variant, _result(a, teams), a.note] for a in awards])
+
+
+def score_data(
+    awards: Sequence[Award], pips: Sequence[int], termination: Termination, teams: bool
+) -> dict[str, Any]:
+    """``matador score --format json``: the hand, and each variant's award."""
+    return {
+        "pips": list(pips),
+        "termination": termination.value,
+        "teams": teams,
+        "awards": [
+            {
+                "variant": award.variant,
+                "played": award.outcome is not None,
+                "winner": None if award.outcome is None else award.outcome.winner,
+                "points": None if award.outcome is None else list(award.outcome.points),
+                "by": award.note,
+            }
+            for award in awards
+        ],
+    }

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .datafiles import SPEC_VERSION
 from .model import Citation, Rules, as_plain
 from .parameters import ValueKind, grouped, parameter
 from .sources import registry
+
+if TYPE_CHECKING:
+    from ..cli.tables import Style
 
 #: The rules grouped the way SPEC.md presents them (derived from the registry).
 SECTIONS: Mapping[str, tuple[str, ...]] = MappingProxyType(
@@ -113,7 +116,7 @@ def _value_text(value: Any) -> str:
     if isinstance(plain, dict):
         return ", ".join(f"{key}: {_value_text(item)}" for key, item in plain.items())
     if isinstance(plain, list):
-        return "[" + ", ".join(map(str, plain)) + "]"
+        return ", ".join(map(str, plain))
     if isinstance(plain, bool):
         return "yes" if plain else "no"
     return str(plain)
@@ -128,60 +131,129 @@ def _mode_text(mode: Mapping[str, Any]) -> str:
     )
 
 
-def _cite_text(citation: Mapping[str, str]) -> str:
-    publication = registry().publications.get(citation["publication"], citation["publication"])
-    return f"{publication} [text {citation['text']}, {citation['section']}]: {citation['says']}"
-
-
 def rules_text(rules: Rules) -> str:
-    """A readable listing of the resolved rules, their citations, gaps and notes."""
+    """``matador show`` output as 80-column tables."""
+    from ..cli.tables import Style
+
+    return "\n".join(rules_lines(rules, Style())) + "\n"
+
+
+def _citation_line(citation: Mapping[str, str]) -> str:
+    publication = registry().publications.get(citation["publication"], citation["publication"])
+    return f"{publication}, text {citation['text']}, {citation['section']}: {citation['says']}"
+
+
+def _rule_value(rules: Rules, name: str, entry: Mapping[str, Any]) -> str:
+    if parameter(name).kind is ValueKind.MATADOR_MODES:
+        return "\n".join(_mode_text(mode) for mode in entry["value"])
+    return _value_text(getattr(rules, name))
+
+
+def rules_lines(rules: Rules, style: Style) -> list[str]:
+    """``matador show`` as tables that fit ``style.width``: the options, then the rules of
+    each group of the specification (value, citations by number, the gap a value reads),
+    each group's new citations in full below it, then the gaps and the notes."""
+    from ..cli.tables import Cell, Column, key_lines, prose, render, table
+
     data = rules_data(rules)
-    lines = [f"{rules.variant}: {rules.title}", f"  {rules.summary}"]
+    out = [style.strong(line) for line in prose(f"{rules.variant}: {rules.title}", style.width)]
+    out += prose(rules.summary, style.width, "  ")
     if len(rules.chain) > 1:
-        lines.append("  extends: " + " <- ".join(reversed(rules.chain)))
+        out.append("  extends: " + " <- ".join(reversed(rules.chain)))
     if rules.options:
-        lines.append("options:")
+        rows: list[list[Cell | str]] = []
         for name, option in data["options"].items():
-            marker = "" if option["chosen"] == option["default"] else "  (chosen)"
+            chosen = option["chosen"] != option["default"]
             others = ", ".join(v for v in option["values"] if v != option["chosen"])
-            lines.append(f"  {name}={option['chosen']}{marker}  (also: {others})")
-            lines.append(f"      {option['summary']}")
+            value = f"{name}={option['chosen']}" + (" (chosen)" if chosen else "")
+            rows.append([Cell(value, marked=chosen), others, option["summary"]])
+        columns = [
+            Column("option"),
+            Column("other values", widest=style.width // 4),
+            Column("about"),
+        ]
+        out += ["", style.strong("options (choose with --option NAME=VALUE)")]
+        out += render(table(columns, rows), style)
+    numbers: dict[tuple[str, ...], int] = {}
     for section, names in SECTIONS.items():
-        lines.append(f"{section}:")
+        rows, new = [], []
         for name in names:
             entry = data["rules"][name]
             if not entry["applicable"]:
                 continue
-            if parameter(name).kind is ValueKind.MATADOR_MODES:
-                lines.append(f"  {name}:")
-                lines.extend(f"    - {_mode_text(mode)}" for mode in entry["value"])
-            else:
-                lines.append(f"  {name}: {_value_text(getattr(rules, name))}")
+            refs = []
+            for citation in entry["cite"]:
+                key = tuple(citation.values())
+                if key not in numbers:
+                    numbers[key] = len(numbers) + 1
+                    new.append((f"[{numbers[key]}]", _citation_line(citation)))
+                refs.append(f"[{numbers[key]}]")
             set_by = entry["set_by"]
             if set_by and set_by["option"]:
-                lines.append(f"      set by option {set_by['option']}")
+                refs.append(f"set by option {set_by['option']}")
             elif set_by and set_by["variant"] != rules.variant:
-                lines.append(f"      inherited from {set_by['variant']}")
-            for citation in entry["cite"]:
-                lines.append(f"      cites {_cite_text(citation)}")
-            if entry["gap"]:
-                lines.append(f"      chosen reading: see gap {entry['gap']}")
+                refs.append(f"inherited from {set_by['variant']}")
+            rows.append([name, _rule_value(rules, name, entry), " ".join(refs), entry["gap"] or ""])
+        out += ["", style.strong(section)]
+        out += render(table(["rule", "value", "cited", "reading of gap"], rows), style)
+        out += key_lines(new, style.width, indent="")
     if rules.gaps:
-        lines.append("gaps (silences, contradictions, ambiguities):")
+        out += ["", style.strong("gaps (silences, contradictions, ambiguities)")]
         for gap in data["gaps"]:
-            lines.append(f"  {gap['id']} [{gap['kind']}] on {', '.join(gap['rules'])}")
-            lines.append(f"      the source: {gap['about']}")
-            lines.append(f"      reading taken: {gap['reading']}")
-            lines.append(f"      because: {gap['why']}")
+            out += prose(f"{gap['id']} [{gap['kind']}] on {', '.join(gap['rules'])}", style.width)
+            told = [("the source", gap["about"]), ("reading", gap["reading"])]
+            told.append(("because", gap["why"]))
             for alt in gap["alternatives"]:
                 how = (
                     f"--option {alt['option']}"
                     if "option" in alt
                     else f"not offered: {alt['unplayable_because']}"
                 )
-                lines.append(f"      other reading: {alt['description']} ({how})")
+                told.append(("or", f"{alt['description']} ({how})"))
+            out += key_lines(told, style.width, indent="  ")
     if rules.notes:
-        lines.append("notes (not rules):")
+        out += ["", style.strong("notes (not rules)")]
         for note in data["notes"]:
-            lines.append(f"  [{note['kind']}] {note['text']}")
-    return "\n".join(lines) + "\n"
+            out += prose(f"[{note['kind']}] {note['text']}", style.width, "  ", "")
+    return out
+
+
+def rules_markdown(rules: Rules) -> list[str]:
+    """``matador show --format markdown``: the same tables in Markdown, citations in full."""
+    from ..cli.tables import Cell, markdown, table
+
+    data = rules_data(rules)
+    out = [f"# {rules.variant}: {rules.title}", "", " ".join(rules.summary.split())]
+    if rules.options:
+        rows = [
+            [
+                Cell(f"{name}={option['chosen']}", marked=option["chosen"] != option["default"]),
+                ", ".join(v for v in option["values"] if v != option["chosen"]),
+                option["summary"],
+            ]
+            for name, option in data["options"].items()
+        ]
+        out += ["", "## options", "", *markdown(table(["option", "other values", "about"], rows))]
+    for section, names in SECTIONS.items():
+        rows = [
+            [
+                name,
+                _rule_value(rules, name, entry),
+                "\n".join(_citation_line(c) for c in entry["cite"]),
+                entry["gap"] or "",
+            ]
+            for name in names
+            if (entry := data["rules"][name])["applicable"]
+        ]
+        out += ["", f"## {section}", ""]
+        out += markdown(table(["rule", "value", "cited", "reading of gap"], rows))
+    if rules.gaps:
+        out += ["", "## gaps", ""]
+        rows = [
+            [g["id"], g["kind"], ", ".join(g["rules"]), g["about"], g["reading"], g["why"]]
+            for g in data["gaps"]
+        ]
+        out += markdown(table(["gap", "kind", "rules", "the source", "reading", "because"], rows))
+    if rules.notes:
+        out += ["", "## notes", ""] + [f"- [{n['kind']}] {n['text']}" for n in data["notes"]]
+    return out

@@ -70,5 +70,5 @@ def test_the_double_three_cannot_answer_the_five() -> None:
     with pytest.raises(IllegalActionError) as refused:
         hand.apply(Action.parse("3-3@R:3"))
     assert refused.value.reason is Reason.DOES_NOT_MATCH_END
-    assert refused.value.rule == "max_pip"
+    assert refused.value.rule == "sum_rule"
     assert refused.value.citations

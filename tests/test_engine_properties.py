@@ -44,6 +44,7 @@ from reference_engine.engine.deal import Deal
 from reference_engine.engine.hand import Hand
 from reference_engine.engine.match import Match
 from reference_engine.engine.record import match_record, play_match, replay
+from reference_engine.engine.refusals import CITED_AS
 from reference_engine.engine.scoring import Outcome, Termination
 from reference_engine.engine.strategies import random_choice
 from reference_engine.engine.tiles import Tile, full_set
@@ -727,9 +728,10 @@ class HandMachine(RuleBasedStateMachine):
         assert refused.value.reason is error.reason
         assert isinstance(error.reason, Reason)
         assert str(error).startswith(f"{error.reason.value}: ")
-        assert error.rule is None or error.rule in self.variant_rules.provenance, error.rule
-        if error.rule is not None:
-            assert error.citations == self.variant_rules.provenance[error.rule].cite
+        cited = CITED_AS.get(error.rule, error.rule) if error.rule else None
+        assert cited is None or cited in self.variant_rules.provenance, error.rule
+        if cited is not None:
+            assert error.citations == self.variant_rules.provenance[cited].cite
         return error
 
     @precondition(lambda self: self.hand is not None and not self.hand.is_over)

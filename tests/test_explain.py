@@ -130,8 +130,6 @@ def test_explain_from_a_situation_file(tmp_path: Path) -> None:
         ["explain", "--hand", "3-4,3-4", "--ends", "0,5"],
         ["explain", "--hand", "3-4", "--ends", "0,5", "--action", "3-4@Q"],
         ["explain", "--hand", "3-4", "--ends", "0,5", "--drawn", "1-2"],
-        ["explain", "--hand", "3-4", "--ends", "0,5", "--variant", "nope"],
-        ["explain", "/no/such/file.yaml"],
     ],
 )
 def test_explain_bad_input_is_a_clear_usage_error(argv: list[str]) -> None:

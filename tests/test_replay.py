@@ -43,6 +43,7 @@ from reference_engine.engine.record import (
     record_schema,
     replay,
 )
+from reference_engine.engine.refusals import CITED_AS
 from reference_engine.errors import DealError, Reason
 from reference_engine.rules import Catalog, Rules
 
@@ -676,7 +677,7 @@ CORRUPTIONS = [
         replace_step(0, _tile_that_does_not_fit),
         ILLEGAL,
         step_pointer(0, _tile_that_does_not_fit),
-        rule="max_pip",
+        rule="sum_rule",
         reason=Reason.DOES_NOT_MATCH_END,
     ),
     Corruption(
@@ -765,7 +766,7 @@ def test_a_corrupted_record_is_refused_where_it_breaks(case: Corruption) -> None
     if case.rule is not None:
         assert finding.rule == case.rule, str(finding)
         rules = Catalog.shipped().resolve(built["variant"], built["options"])
-        assert finding.citations == rules.provenance[case.rule].cite
+        assert finding.citations == rules.provenance[CITED_AS.get(case.rule, case.rule)].cite
     if case.reason is not None:
         assert finding.reason == case.reason.value, str(finding)
     assert case.says in finding.message

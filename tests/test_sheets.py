@@ -551,7 +551,7 @@ def test_cli_pdf_default_file(
         (["sheet", "pagat", "--format", "docx"], 2, "invalid choice: 'docx'"),
         (
             ["sheet", "pagat", "--format", "markdown", "-o", "/nonexistent/dir/pagat.md"],
-            1,
+            2,
             "matador sheet: cannot write /nonexistent/dir/pagat.md",
         ),
     ],

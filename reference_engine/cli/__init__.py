@@ -15,12 +15,16 @@ The modules, each with one job:
 
 - :mod:`.app`: :func:`run`, the parser assembly, the dispatch, failures to exit statuses;
 - :mod:`.console`: :func:`main`, the console entry point on the process's real streams;
-- :mod:`.arguments`: the parser class, usage errors, argument types shared by commands;
+- :mod:`.arguments`: the parser class, usage errors, ``--version``, the options shared by
+  commands (``-O``/``--option`` is a rule option and ``-o``/``--output`` the file written,
+  in every command);
 - :mod:`.output`: strict JSON, and standard output whose failures are told apart;
+- :mod:`.progress`: progress bars, on a terminal's standard error only;
 - a module per command group, owning its commands' options and handlers:
   :mod:`.variants` (validate, list, show), :mod:`.play` (play, replay),
-  :mod:`.conformance` (conform, engine), :mod:`.sheets` (sheet) and
-  :mod:`.disputes` (compare, diff, score, odds, explain).
+  :mod:`.conformance` (conform, engine), :mod:`.cases` (cases), :mod:`.identify`
+  (identify), :mod:`.sheets` (sheet), :mod:`.disputes` (compare, diff, score,
+  odds, explain), :mod:`.simulate` (simulate) and :mod:`.completion` (completion).
 
 This package re-exports the public surface: :func:`run` and :func:`main`.
 """

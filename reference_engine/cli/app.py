@@ -27,8 +27,20 @@ from .. import safeio
 from ..errors import DealError
 from ..exits import ExitStatus
 from ..rules import RulesError
-from . import conformance, disputes, identify, play, sheets, simulate, variants
-from .arguments import Handler, Parser, ParserExit, UsageError
+from . import (
+    cases,
+    completion,
+    conformance,
+    disputes,
+    examples,
+    identify,
+    play,
+    sheets,
+    simulate,
+    site,
+    variants,
+)
+from .arguments import Handler, Parser, ParserExit, UsageError, VersionAction
 from .output import GuardedOutput, OutputClosed, OutputFailed
 
 #: Each group's parsers, added in this order to ``matador``'s commands.
@@ -36,10 +48,14 @@ _GROUPS = (
     variants.add_parsers,
     play.add_parsers,
     conformance.add_parsers,
+    cases.add_parsers,
     identify.add_parsers,
+    examples.add_parsers,
     sheets.add_parsers,
     disputes.add_parsers,
     simulate.add_parsers,
+    completion.add_parsers,
+    site.add_parsers,
 )
 
 #: Every command's handler, by command name.
@@ -47,10 +63,14 @@ COMMANDS: dict[str, Handler] = {
     **variants.COMMANDS,
     **play.COMMANDS,
     **conformance.COMMANDS,
+    **cases.COMMANDS,
     **identify.COMMANDS,
+    **examples.COMMANDS,
     **sheets.COMMANDS,
     **disputes.COMMANDS,
     **simulate.COMMANDS,
+    **completion.COMMANDS,
+    **site.COMMANDS,
 }
 
 
@@ -60,6 +80,9 @@ def build_parser(stdout: TextIO) -> Parser:
         prog="matador",
         description="The reference for the domino game Matador.",
         stdout=stdout,
+    )
+    parser.add_argument(
+        "--version", "-V", action=VersionAction, help="print matador's version and exit"
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
@@ -98,7 +121,11 @@ def _command_name(argv: Sequence[str]) -> str:
 def _run(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
     parser = build_parser(stdout)
     try:
-        args = parser.parse_args(list(argv))
+        args, unknown = parser.parse_known_args(list(argv))
+        if unknown:
+            # Said by the command they were given to, not by ``matador`` as a whole.
+            where = f"matador {args.command}" if args.command else "matador"
+            raise UsageError(f"{where}: unrecognized arguments: {' '.join(unknown)}")
     except UsageError as error:
         stderr.write(f"{error}\n")
         return ExitStatus.USAGE

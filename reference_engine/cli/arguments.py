@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import NoReturn, TextIO
 
@@ -45,6 +46,38 @@ class ParserExit(Exception):
 
     def __init__(self, status: int) -> None:
         self.status = status
+
+
+#: The name the package is installed under (its metadata holds the version).
+DISTRIBUTION = "matador-reference"
+
+
+def version() -> str:
+    """The installed package's version, or the source tree's when it is not installed."""
+    from importlib import metadata
+
+    try:
+        return metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        from .. import __version__
+
+        return __version__
+
+
+class VersionAction(argparse.Action):
+    """``--version``: print ``matador VERSION`` to the parser's output and end with 0."""
+
+    def __init__(self, option_strings: list[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=argparse.SUPPRESS, nargs=0, help=help)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        parser.exit(0, f"{parser.prog} {version()}\n")
 
 
 class Choices:
@@ -164,13 +197,60 @@ def seconds(text: str) -> float:
 MAX_SECONDS = 86_400
 
 
-def option_argument(parser: Parser) -> None:
-    """Give ``parser`` the repeatable ``--option``/``-o NAME=VALUE`` of a variant."""
+def option_argument(
+    parser: argparse.ArgumentParser, help: str = "choose an option of the variant (repeatable)"
+) -> None:
+    """Give ``parser`` the repeatable ``--option``/``-O NAME=VALUE`` of a variant.
+
+    ``-O`` means a rule option in every command that takes one, and ``-o`` the
+    file written (:func:`output_argument`); tests/test_cli_flags.py holds every
+    short flag to one long form across the commands.
+    """
     parser.add_argument(
-        "--option",
-        "-o",
+        "--option", "-O", action="append", default=[], metavar="NAME=VALUE", help=help
+    )
+
+
+def selection_arguments(parser: argparse.ArgumentParser) -> None:
+    """Give ``parser`` the filters of the conformance cases that ``conform`` and ``cases`` share."""
+    parser.add_argument(
+        "--variant",
         action="append",
         default=[],
-        metavar="NAME=VALUE",
-        help="choose an option of the variant (repeatable)",
+        metavar="ID",
+        help="only this variant (repeatable)",
     )
+    parser.add_argument(
+        "--case", action="append", default=[], metavar="GLOB", help="only case ids matching GLOB"
+    )
+    parser.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="RULE",
+        help="only cases exercising this rule (RULE or RULE=VALUE)",
+    )
+    parser.add_argument(
+        "--cases",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="case files or folders to read instead of the suite",
+    )
+
+
+def output_argument(parser: argparse.ArgumentParser, help: str) -> None:
+    """Give ``parser`` the file it writes, ``--output``/``-o FILE``."""
+    parser.add_argument("--output", "-o", metavar="FILE", help=help)
+
+
+def check_output(path: str | os.PathLike[str]) -> None:
+    """Raise :class:`UsageError` unless ``path`` can be written, before any work is done.
+
+    An output file that cannot be written is a mistake on the command line (exit
+    2) in every command; a write that fails later is not (exit 1).
+    """
+    try:
+        safeio.check_output_path(path)
+    except safeio.OutputError as error:
+        raise UsageError(str(error)) from None

@@ -16,35 +16,25 @@ from .arguments import (
     deadline_arguments,
     engine_argument,
     max_bytes_argument,
+    output_argument,
     positive_int,
+    selection_arguments,
 )
+from .tables import width_argument
 
 
 def add_parsers(command: AddCommand) -> None:
     """Add ``conform`` and ``engine`` to ``matador``'s commands."""
     conform = command("conform", "run the conformance suite against an engine")
     engine_argument(conform, default="; default: the reference engine")
-    conform.add_argument("--variant", action="append", default=[], help="only these variants")
-    conform.add_argument(
-        "--case", action="append", default=[], metavar="GLOB", help="only case ids matching"
-    )
-    conform.add_argument(
-        "--rule", action="append", default=[], help="only cases exercising this rule"
-    )
-    conform.add_argument(
-        "--cases",
-        action="append",
-        default=[],
-        metavar="PATH",
-        help="case files or folders to run instead of the suite",
-    )
+    selection_arguments(conform)
     conform.add_argument(
         "--report",
-        choices=["table", "json", "junit", "markdown"],
+        choices=["table", "json", "junit", "markdown", "html"],
         default="table",
-        help="report format",
+        help="report format (html: one self-contained page with every failure drawn)",
     )
-    conform.add_argument("--output", "-O", metavar="FILE", help="write the report to FILE")
+    output_argument(conform, "write the report to FILE")
     deadline_arguments(conform)
     conform.add_argument(
         "--random",
@@ -61,12 +51,23 @@ def add_parsers(command: AddCommand) -> None:
         help="play --random games on N engine programs at once (default 1)",
     )
     conform.add_argument(
-        "--coverage", action="store_true", help="print the rule-by-case coverage matrix"
+        "--coverage",
+        action="store_true",
+        help="print the rule and variant-by-rule coverage tables (--report table/markdown/json)",
     )
+    width_argument(conform)
     conform.add_argument(
         "--fail-fast",
+        "-x",
         action="store_true",
-        help="stop each case at its first deviation (default: report every one)",
+        help="stop the whole run at the first deviation: no later case or random game is "
+        "played, and the report holds what was judged (exit 1)",
+    )
+    conform.add_argument(
+        "--first-deviation",
+        action="store_true",
+        help="stop each case at its first deviation, then go on with the next case "
+        "(default: report every deviation of every case)",
     )
     max_bytes_argument(conform)
 

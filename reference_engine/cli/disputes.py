@@ -14,9 +14,11 @@ from .. import safeio
 from ..exits import ExitStatus
 from .arguments import AddCommand, Handler, UsageError, max_bytes_argument
 from .output import json_text
+from .tables import format_arguments
 
 if TYPE_CHECKING:
     from ..rules import Rules
+    from .tables import Table
 
 
 def add_parsers(command: AddCommand) -> None:
@@ -25,13 +27,12 @@ def add_parsers(command: AddCommand) -> None:
     compare_command.add_argument(
         "variants", nargs="*", metavar="ID[:NAME=VALUE,...]", help="variants (default: all)"
     )
-    compare_command.add_argument(
-        "--format", choices=["table", "markdown", "html"], default="table", help="output format"
-    )
+    format_arguments(compare_command, ("table", "json", "markdown", "html"))
 
     diff_command = command("diff", "only the rules that differ between two variants")
     diff_command.add_argument("first", metavar="A", help="ID or ID:NAME=VALUE,...")
     diff_command.add_argument("second", metavar="B", help="ID or ID:NAME=VALUE,...")
+    format_arguments(diff_command)
 
     score_command = command("score", "what every variant awards for the same hand")
     score_command.add_argument(
@@ -44,6 +45,7 @@ def add_parsers(command: AddCommand) -> None:
         "--teams", action="store_true", help="four players in two sides (seats 0+2 and 1+3)"
     )
     score_command.add_argument("--variant", action="append", default=[], help="only these")
+    format_arguments(score_command)
 
     odds_command = command("odds", "exact matador odds for a hand, and which tiles answer an end")
     odds_command.add_argument("--set", type=int, default=6, metavar="N", help="double-N set")
@@ -51,7 +53,7 @@ def add_parsers(command: AddCommand) -> None:
     odds_command.add_argument(
         "--variant", metavar="ID[:NAME=VALUE,...]", help="count answers under this variant"
     )
-    odds_command.add_argument("--json", action="store_true", help="print JSON")
+    format_arguments(odds_command, json_alias=True)
 
     explain_command = command(
         "explain", "is this legal, and what can follow? answered under every variant at once"
@@ -84,27 +86,64 @@ def _resolve_target(text: str) -> Rules:
     return Catalog.shipped().resolve(variant, options)
 
 
+def _unknown_variants(args: argparse.Namespace, known: list[str], stderr: TextIO) -> bool:
+    """Whether ``--variant`` names a variant that is not shipped (said on ``stderr``)."""
+    unknown = [variant for variant in args.variant if variant not in known]
+    if unknown:
+        stderr.write(
+            f"matador {args.command}: unknown variant(s) {', '.join(unknown)}; see matador list\n"
+        )
+    return bool(unknown)
+
+
+def _write_table(found: Table, args: argparse.Namespace, stdout: TextIO, head: str = "") -> None:
+    """``found`` in the ``--format`` asked for (a table or Markdown), after ``head`` if given."""
+    from .tables import markdown, render, style_for
+
+    if args.format == "markdown":
+        lines = markdown(found)
+    else:
+        lines = render(found, style_for(stdout, args.width))
+    stdout.write("\n".join(([head] if head else []) + lines) + "\n")
+
+
 def _compare(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..disputes import compare, comparison_document
+    from ..disputes.comparison import compare_data, compare_lines
     from ..rules import Catalog
+    from .tables import style_for
 
     if not args.variants and args.format == "markdown":
         stdout.write(comparison_document(Catalog.shipped()))
         return ExitStatus.OK
     targets = args.variants or Catalog.shipped().ids()
-    stdout.write(compare([_resolve_target(t) for t in targets], args.format) + "\n")
+    rules_list = [_resolve_target(t) for t in targets]
+    if args.format == "json":
+        stdout.write(json_text(compare_data(rules_list), ensure_ascii=False))
+    elif args.format == "table":
+        lines = compare_lines(rules_list, style_for(stdout, args.width))
+        stdout.write("\n".join(lines) + "\n")
+    else:
+        stdout.write(compare(rules_list, args.format) + "\n")
     return ExitStatus.OK
 
 
 def _diff(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    from ..disputes import diff_text
+    from ..disputes.comparison import diff_data, diff_heading, diff_table
 
-    stdout.write(diff_text(_resolve_target(args.first), _resolve_target(args.second)))
+    first, second = _resolve_target(args.first), _resolve_target(args.second)
+    if args.format == "json":
+        stdout.write(json_text(diff_data(first, second), ensure_ascii=False))
+    elif diff_table(first, second).rows:
+        _write_table(diff_table(first, second), args, stdout, diff_heading(first, second))
+    else:
+        stdout.write(diff_heading(first, second) + "\n")
     return ExitStatus.OK
 
 
 def _score(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    from ..disputes import score_everywhere, score_text
+    from ..disputes import score_everywhere
+    from ..disputes.score import score_data, score_table
     from ..engine.scoring import Termination
     from ..rules import Catalog
 
@@ -121,20 +160,24 @@ def _score(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if args.domino is not None and pips[args.domino] != 0:
         raise UsageError(f"--domino {args.domino}: the player who went out holds no pips")
     catalog = Catalog.shipped()
-    unknown = [v for v in args.variant if v not in catalog.ids()]
-    if unknown:
-        raise UsageError(f"unknown variant(s): {', '.join(unknown)}")
+    if _unknown_variants(args, catalog.ids(), stderr):
+        return ExitStatus.INVALID
     termination = Termination.BLOCKED if args.domino is None else Termination.DOMINO
     awards = score_everywhere(
         catalog, pips, termination, args.domino, teams=args.teams, variants=args.variant
     )
-    stdout.write(score_text(awards, pips, args.teams))
+    if args.format == "json":
+        stdout.write(json_text(score_data(awards, pips, termination, args.teams)))
+    else:
+        _write_table(score_table(awards, args.teams), args, stdout)
     return ExitStatus.OK
 
 
 def _odds(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    from ..disputes import main_rule, odds, odds_data, odds_text
+    from ..disputes import main_rule, odds, odds_data
+    from ..disputes.probability import odds_lines, odds_tables
     from ..rules import Catalog
+    from .tables import markdown, style_for
 
     if not 1 <= args.set <= 18:
         raise UsageError("--set: give N between 1 and 18")
@@ -146,10 +189,15 @@ def _odds(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         result = odds(args.set, args.hand)
     except ValueError as error:
         raise UsageError(str(error)) from None
-    if args.json:
+    if args.format == "json":
         stdout.write(json_text(odds_data(result, rules)))
+    elif args.format == "markdown":
+        first, chances, second, ends = odds_tables(result, rules)
+        lines = [f"## {first}", "", *markdown(chances), "", f"## {second}", "", *markdown(ends)]
+        stdout.write("\n".join(lines) + "\n")
     else:
-        stdout.write(odds_text(result, rules))
+        lines = odds_lines(result, rules, style_for(stdout, args.width))
+        stdout.write("\n".join(lines) + "\n")
     return ExitStatus.OK
 
 
@@ -163,8 +211,9 @@ def _explain(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         try:
             raw = safeio.read_input(args.situation, safeio.FileKind.YAML)
         except safeio.InputError as error:
-            # A path that names no readable file is a mistake on the command line.
-            raise UsageError(str(input_problem(error))) from None
+            # Like every command's missing or unreadable input: exit 1, not a usage error.
+            stderr.write(f"matador explain: {input_problem(error)}\n")
+            return ExitStatus.INVALID
         document, problems = parse_yaml(raw, args.situation)
         if document is None:
             raise RulesError(problems)
@@ -181,9 +230,8 @@ def _explain(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     }
     data.update({key: value for key, value in flags.items() if value is not None})
     catalog = Catalog.shipped()
-    unknown = [v for v in args.variant if v not in catalog.ids()]
-    if unknown:
-        raise UsageError(f"unknown variant(s): {', '.join(unknown)}")
+    if _unknown_variants(args, catalog.ids(), stderr):
+        return ExitStatus.INVALID
     try:
         situation = Situation.from_data(data)
         stdout.write(explain(catalog, situation, args.variant))

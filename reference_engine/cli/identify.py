@@ -2,8 +2,9 @@
 
 The work is :mod:`reference_engine.conformance.identify`, imported only when the
 command runs; this module holds the command's options and writes its answer:
-text that fits 80 columns, or JSON (``--json``). Exit 0 when it ran, 4 when the
-engine is unavailable, 2 for a usage error, 1 when no hand could be observed.
+text that fits 80 columns, Markdown or JSON (``--format``). Exit 0 when it ran,
+4 when the engine is unavailable, 2 for a usage error, 1 when no hand could be
+observed.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 from ..exits import ExitStatus
 from .arguments import AddCommand, Handler, deadline_arguments, engine_argument, positive_int
 from .output import json_text
+from .progress import counting_bar
+from .tables import format_arguments
 
 if TYPE_CHECKING:
     from ..conformance.engine import EngineInfo
@@ -45,7 +48,7 @@ def add_parsers(command: AddCommand) -> None:
     identify.add_argument(
         "--top", type=int, default=5, metavar="K", help="candidates shown (default 5; 0: all)"
     )
-    identify.add_argument("--json", action="store_true", help="print the ranking as JSON")
+    format_arguments(identify, json_alias=True, width=False)
     deadline_arguments(identify)
 
 
@@ -65,10 +68,16 @@ def _identify(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         return ExitStatus.USAGE
     top = args.top or None
     try:
-        with stop_on_signals():
+        with stop_on_signals(), counting_bar(stderr, "variants observed") as progress:
             try:
                 found, pool, combinations = identify(
-                    runner, catalog, hands=args.hands, seed=args.seed, players=args.players, top=top
+                    runner,
+                    catalog,
+                    hands=args.hands,
+                    seed=args.seed,
+                    players=args.players,
+                    top=top,
+                    progress=progress,
                 )
             finally:
                 runner.close()
@@ -80,10 +89,12 @@ def _identify(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         _unavailable(failed.message, failed.stderr, stderr)
         return ExitStatus.ENGINE_UNAVAILABLE
     assert runner.info is not None
-    if args.json:
+    if args.format == "json":
         unavailable = runner.unavailable.message if runner.unavailable else None
         data = _data(runner.info, found, args, pool, combinations, unavailable)
         stdout.write(json_text(data))
+    elif args.format == "markdown":
+        stdout.write("\n".join(_markdown(found, args)) + "\n")
     else:
         stdout.write("\n".join(_text(runner.info, found, args, pool, combinations)) + "\n")
     if runner.unavailable is not None:
@@ -222,6 +233,31 @@ def _text(
             for score in rest:
                 lines.extend(_score_lines("  ", score))
     return lines
+
+
+def _markdown(found: list[Identification], args: argparse.Namespace) -> list[str]:
+    """The ranking in Markdown: a table of candidates for each variant observed."""
+    from .tables import Column, markdown, table
+
+    lines: list[str] = []
+    for one in found:
+        ranking = one.ranking[: args.top or None] if one.observation.hands else []
+        lines += ["", f"## {_target_label(one)}: {len(one.observation.hands)} hand(s)", ""]
+        lines += markdown(
+            table(
+                [
+                    "candidate",
+                    Column("agreement %", right=True),
+                    Column("checks", right=True),
+                    "differs on",
+                ],
+                [
+                    [s.candidate.label, _percent(s), str(s.checks), ", ".join(_differs(s))]
+                    for s in ranking
+                ],
+            )
+        )
+    return lines[1:]
 
 
 def _score_data(score: Score) -> dict[str, Any]:

@@ -14,31 +14,23 @@ from .. import safeio
 from ..exits import ExitStatus
 from ..sheets import FORMATS as SHEET_FORMATS
 from ..sheets import LANGUAGES as SHEET_LANGUAGES
-from .arguments import AddCommand, Handler
+from .arguments import AddCommand, Handler, check_output, option_argument, output_argument
 
 
 def add_parsers(command: AddCommand) -> None:
     """Add ``sheet`` to ``matador``'s commands."""
     sheet = command("sheet", "make a printable rule sheet of a variant (PDF, HTML or Markdown)")
     sheet.add_argument("variant", metavar="ID", help="variant id (see: matador list)")
-    sheet.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="choose an option of the variant (repeatable)",
-    )
+    option_argument(sheet)
     sheet.add_argument(
         "--lang", choices=SHEET_LANGUAGES, default="en", help="language (default: en)"
     )
     sheet.add_argument(
         "--format", choices=SHEET_FORMATS, default="pdf", help="output format (default: pdf)"
     )
-    sheet.add_argument(
-        "-o",
-        "--output",
-        metavar="FILE",
-        help="write the sheet to FILE (default for pdf: ID-LANG.pdf here; "
+    output_argument(
+        sheet,
+        "write the sheet to FILE (default for pdf: ID-LANG.pdf here; "
         "html and markdown go to standard output)",
     )
 
@@ -53,7 +45,7 @@ def _sheet(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if not to_stdout:
         # Before any work: a path that cannot be written is said at once, and an
         # existing file is only ever replaced whole, by write_atomically.
-        safeio.check_output_path(path)
+        check_output(path)
     rules = Catalog.shipped().resolve(args.variant, parse_option_assignments(args.option))
     render_text = render_html if args.format == "html" else render_markdown
     if to_stdout:

@@ -19,7 +19,15 @@ from typing import TextIO
 from .. import safeio
 from ..exits import ExitStatus
 from ..rules import Catalog, Rules, parse_option_assignments
-from .arguments import AddCommand, Handler, UsageError, positive_int
+from .arguments import (
+    AddCommand,
+    Handler,
+    UsageError,
+    check_output,
+    option_argument,
+    output_argument,
+    positive_int,
+)
 
 #: The most worker processes per core --jobs may start (each is a Python process).
 JOBS_PER_CORE = 4
@@ -44,14 +52,7 @@ def add_parsers(command: AddCommand) -> None:
         help="a variant id, or ID:NAME=VALUE,... for a choice of its options; "
         "several are compared with the first",
     )
-    simulate.add_argument(
-        "--option",
-        "-O",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="choose an option for every variant given (repeatable)",
-    )
+    option_argument(simulate, "choose an option for every variant given (repeatable)")
     count = simulate.add_mutually_exclusive_group()
     count.add_argument(
         "--hands",
@@ -87,7 +88,7 @@ def add_parsers(command: AddCommand) -> None:
     simulate.add_argument(
         "--format", choices=["table", "json", "csv"], default="table", help="report format"
     )
-    simulate.add_argument("--output", metavar="FILE", help="write the report to FILE")
+    output_argument(simulate, "write the report to FILE")
     simulate.add_argument(
         "--plot",
         metavar="FILE",
@@ -137,7 +138,7 @@ def _simulate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         raise UsageError(str(error)) from None
     for path in (args.output, args.plot):
         if path is not None:
-            safeio.check_output_path(path)
+            check_output(path)
     if args.plot is not None and not args.plot.lower().endswith((".png", ".svg")):
         raise UsageError("--plot takes a FILE.png or FILE.svg")
     if args.plot is not None and importlib.util.find_spec("matplotlib") is None:

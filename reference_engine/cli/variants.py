@@ -13,6 +13,7 @@ from typing import TextIO
 from ..exits import ExitStatus
 from .arguments import AddCommand, Handler, max_bytes_argument, option_argument
 from .output import json_text
+from .tables import format_arguments
 
 
 def add_parsers(command: AddCommand) -> None:
@@ -21,12 +22,13 @@ def add_parsers(command: AddCommand) -> None:
     validate.add_argument("paths", nargs="*", metavar="PATH", help="variant files to check")
     max_bytes_argument(validate)
 
-    command("list", "list the variants with their sources")
+    listing = command("list", "list the variants with their sources")
+    format_arguments(listing)
 
     show = command("show", "print a variant's resolved rules with their citations")
     show.add_argument("variant", metavar="ID", help="variant id (see: matador list)")
     option_argument(show)
-    show.add_argument("--json", action="store_true", help="print JSON instead of text")
+    format_arguments(show, json_alias=True)
 
 
 def _validate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -69,25 +71,46 @@ def _list(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     catalog = Catalog.shipped()
 
     publications = registry().publications
-    width = max(len(variant_id) for variant_id in catalog.ids())
+    found = []
     for variant_id in catalog.ids():
         data = catalog.files[variant_id].data
         publication = publications.get(data["publication"], data["publication"])
-        stdout.write(f"{variant_id:<{width}}  {publication}\n")
-        stdout.write(f"{'':<{width}}  {' '.join(data['summary'].split())}\n")
+        found.append((variant_id, publication, " ".join(data["summary"].split())))
+    if args.format == "json":
+        keys = ("id", "publication", "summary")
+        stdout.write(
+            json_text([dict(zip(keys, row, strict=True)) for row in found], ensure_ascii=False)
+        )
+        return ExitStatus.OK
+    from .tables import markdown, render, style_for, table
+
+    if args.format == "markdown":
+        lines = markdown(table(["variant", "publication", "summary"], found))
+    else:
+        rows = [
+            (variant_id, f"{publication}\n{summary}") for variant_id, publication, summary in found
+        ]
+        lines = render(
+            table(["variant", "publication and summary"], rows, spaced=True),
+            style_for(stdout, args.width),
+        )
+    stdout.write("\n".join(lines) + "\n")
     return ExitStatus.OK
 
 
 def _show(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..rules import Catalog, parse_option_assignments
-    from ..rules.present import rules_data, rules_text
+    from ..rules.present import rules_data, rules_lines, rules_markdown
+    from .tables import style_for
 
     options = parse_option_assignments(args.option)
     rules = Catalog.shipped().resolve(args.variant, options)
-    if args.json:
+    if args.format == "json":
         stdout.write(json_text(rules_data(rules), ensure_ascii=False))
+    elif args.format == "markdown":
+        stdout.write("\n".join(rules_markdown(rules)) + "\n")
     else:
-        stdout.write(rules_text(rules))
+        stdout.write("\n".join(rules_lines(rules, style_for(stdout, args.width))) + "\n")
     return ExitStatus.OK
 
 

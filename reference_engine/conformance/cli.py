@@ -15,14 +15,13 @@ import argparse
 import contextlib
 import os
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import TextIO
 
 from ..exits import ExitStatus
 from ..rules import Catalog
 from ..safeio import AtomicFile, OutputError, check_output_path
 from .cases import Case, Target, load_cases
-from .coverage import coverage_text
+from .coverage import coverage_output
 from .differential import DifferentialResult, differential, game_targets
 from .engine import Engine, EngineInfo, ReferenceEngine, load_python_engine
 from .parallel import in_parallel
@@ -35,9 +34,13 @@ from .runner import (
     Verdict,
     select,
 )
+from .selection import case_paths
 from .signals import Interrupted, stop_on_signals
 from .tokens import declaration_problem
 from .writers import WRITERS
+
+#: What stopped a run at its first deviation, as the report's ``interrupted`` says it.
+FAIL_FAST = "--fail-fast"
 
 
 def engine_factory(
@@ -75,17 +78,6 @@ def engine_runner(
     )
 
 
-def _case_paths(items: list[str]) -> list[Path] | None:
-    if not items:
-        return None
-    paths: list[Path] = []
-    for item in items:
-        path = Path(item)
-        # os.path.isdir answers False for a name too long to look up, where Path.is_dir raises.
-        paths.extend(sorted(path.rglob("*.yaml")) if os.path.isdir(item) else [path])
-    return paths
-
-
 @contextlib.contextmanager
 def _destination(output: str | None, stdout: TextIO, *, keep_partial: bool) -> Iterator[TextIO]:
     """Standard output, or an atomically written file (kept when interrupted if asked)."""
@@ -119,9 +111,9 @@ def _conform(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     missing = [item for item in args.cases if not os.path.exists(item)]
     if missing:
         stderr.write(f"matador conform: --cases: no such file or folder: {', '.join(missing)}\n")
-        return ExitStatus.USAGE
+        return ExitStatus.INVALID
     catalog = Catalog.shipped()
-    cases, problems = load_cases(_case_paths(args.cases), catalog)
+    cases, problems = load_cases(case_paths(args.cases), catalog)
     if problems:
         for problem in problems:
             stderr.write(f"{problem}\n")
@@ -132,14 +124,16 @@ def _conform(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         return ExitStatus.BROKEN_CASE
     if args.coverage:
         with _destination(args.output, stdout, keep_partial=False) as out:
-            out.write(coverage_text(cases, catalog))
+            out.write(
+                coverage_output(cases, catalog, args.report, getattr(args, "width", None), out)
+            )
         return ExitStatus.OK
     unknown = [v for v in args.variant if v not in catalog.ids()]
     if unknown:
         stderr.write(
             f"matador conform: unknown variant(s) {', '.join(unknown)}; see matador list\n"
         )
-        return ExitStatus.USAGE
+        return ExitStatus.INVALID
     for rule in args.rule:
         why = declaration_problem(rule)
         if why is not None:
@@ -149,7 +143,9 @@ def _conform(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if not runs:
         stderr.write("matador conform: no case matches the selection\n")
         return ExitStatus.INVALID
-    runner = engine_runner(args, catalog, "conform", stderr, fail_fast=args.fail_fast)
+    # --fail-fast stops the run at its first deviation, so each case stops there too.
+    stop_case = args.fail_fast or args.first_deviation
+    runner = engine_runner(args, catalog, "conform", stderr, fail_fast=stop_case)
     if runner is None:
         return ExitStatus.USAGE
     return _run(args, runner, runs, cases, catalog, stdout, stderr)
@@ -168,6 +164,7 @@ def _run(
     results: list[CaseRun] = []
     random_result: DifferentialResult | None = None
     interrupted: Interrupted | None = None
+    stopped: str | None = None
     headed = False
     with _destination(args.output, stdout, keep_partial=True) as out:
         stream = JsonLinesReport(out) if streamed else None
@@ -177,11 +174,8 @@ def _run(
                 if stream is not None:
                     stream.header(info)
                     headed = True
-                for result in runner.each(runs):
-                    results.append(result)
-                    if stream is not None:
-                        stream.case(result)
-                if args.random and runner.unavailable is None:
+                stopped = _judge(args.fail_fast, runner, runs, results, stream, stderr)
+                if args.random and runner.unavailable is None and stopped is None:
                     random_result = _random_games(args, runner, catalog, stderr)
             finally:
                 # After a signal, further ones are ignored until the report is written.
@@ -192,7 +186,7 @@ def _run(
         unavailable = runner.unavailable
         summary = RunSummary(
             planned=len(runs),
-            interrupted=interrupted.name if interrupted else None,
+            interrupted=interrupted.name if interrupted else stopped,
             unavailable=unavailable.message if unavailable else None,
             stderr=unavailable.stderr if unavailable else "",
             random=random_result,
@@ -212,9 +206,37 @@ def _run(
             notes.append("no case was run: every selected case was skipped")
         if interrupted:
             notes.append(f"interrupted by {interrupted.name}; the report keeps finished cases")
+        elif stopped:
+            notes.append(f"stopped by {stopped} after {len(results)} of {len(runs)} case run(s)")
         for note in filter(None, notes):
             stderr.write(f"matador conform: {note}\n")
     return _status(results, summary, interrupted)
+
+
+def _judge(
+    fail_fast: bool,
+    runner: Runner,
+    runs: list[tuple[Case, Target]],
+    results: list[CaseRun],
+    stream: JsonLinesReport | None,
+    stderr: TextIO,
+) -> str | None:
+    """Run the cases into ``results`` (and ``stream``), with a progress bar on a terminal.
+
+    Returns what stopped the run before its last case (:data:`FAIL_FAST`), or None.
+    """
+    from ..cli.progress import progress_bar
+
+    with progress_bar(stderr, len(runs), "cases") as advance:
+        for result in runner.each(runs):
+            results.append(result)
+            if stream is not None:
+                stream.case(result)
+            if advance is not None:
+                advance(1)
+            if fail_fast and result.verdict in (Verdict.FAIL, Verdict.ERROR):
+                return FAIL_FAST
+    return None
 
 
 def _greet(runner: Runner) -> EngineInfo | None:
@@ -274,11 +296,7 @@ def _random_games(
             progress=progress,
         )
 
-    if not stderr.isatty():
-        return play(None)
-    from rich.console import Console
-    from rich.progress import Progress
+    from ..cli.progress import progress_bar
 
-    with Progress(console=Console(file=stderr), transient=True) as bar:
-        task = bar.add_task("random games", total=args.random * len(targets))
-        return play(lambda hands: bar.advance(task, hands))
+    with progress_bar(stderr, args.random * len(targets), "random games") as advance:
+        return play(advance)

@@ -379,24 +379,31 @@ def identify(
     seed: int,
     players: int | None = None,
     top: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> tuple[list[Identification], int, int]:
     """Observe the engine on every target it declares and rank the candidates for each.
 
     Returns the identifications and the numbers of candidates and of option
     combinations. Raises :class:`EngineUnavailable` when the engine cannot be
     started; when the runner gives up on it later, what was observed is ranked
-    (``runner.unavailable`` says why the rest was not).
+    (``runner.unavailable`` says why the rest was not). ``progress`` is told
+    (targets done, targets in all) before the first target and after each.
     """
     runner.engine()
     assert runner.info is not None
     pool, combinations = candidates(catalog)
     found = []
-    for number, target in enumerate(targets(runner.info, catalog)):
+    observed = targets(runner.info, catalog)
+    if progress is not None:
+        progress(0, len(observed))
+    for number, target in enumerate(observed):
         rules = catalog.resolve(target.variant, target.options)
         counts = [n for n in rules.players if players is None or n == players]
         if counts:
             observation = observe(runner, target, rules, hands, counts, seed + number)
             found.append(Identification(observation, rank(observation, pool, top)))
+        if progress is not None:
+            progress(number + 1, len(observed))
         if runner.unavailable is not None:
             break
     return found, len(pool), combinations

@@ -1,11 +1,26 @@
-"""Choosing the conformance runs: the (case, variant) pairs that match every filter given."""
+"""Choosing the conformance runs: the case files to read, and the (case, variant) pairs
+that match every filter given (``matador conform`` and ``matador cases`` share both)."""
 
 from __future__ import annotations
 
 import fnmatch
+import os
 from collections.abc import Sequence
+from pathlib import Path
 
 from .cases import Case, Target
+
+
+def case_paths(items: Sequence[str]) -> list[Path] | None:
+    """The case files ``--cases`` names (a folder: every YAML file under it); None: the suite."""
+    if not items:
+        return None
+    paths: list[Path] = []
+    for item in items:
+        path = Path(item)
+        # os.path.isdir answers False for a name too long to look up, where Path.is_dir raises.
+        paths.extend(sorted(path.rglob("*.yaml")) if os.path.isdir(item) else [path])
+    return paths
 
 
 def select(

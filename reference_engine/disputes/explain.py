@@ -72,7 +72,11 @@ class Answer:
     legal: list[str] = field(default_factory=list)
     verdict: str = ""
     reason: str | None = None
+    #: The rule the refusal names (None when no rule refuses it: a tile not held, an end
+    #: that does not exist), or the matador modes that allow a matador.
     rule: str | None = None
+    #: What the refusal says, for a refusal that names no rule.
+    detail: str = ""
     citations: tuple[Citation, ...] = ()
     placements: list[tuple[str, str, list[str]]] = field(default_factory=list)
 
@@ -135,6 +139,7 @@ def answer(rules: Rules, situation: Situation) -> Answer:
                 error.rule,
                 error.citations,
             )
+            result.detail = error.detail
             result.placements = []
             return result
     result.verdict = "yes"
@@ -177,7 +182,9 @@ def explain_text(situation: Situation, answers: Sequence[Answer]) -> str:
         if not situation.action:
             continue
         if item.verdict == "no":
-            lines.append(f"  {situation.action}: not allowed [{item.reason}] by rule {item.rule}")
+            # The rule is the refusal's own; a refusal that names none says why instead.
+            why = f"by rule {item.rule}" if item.rule else f"({item.detail})"
+            lines.append(f"  {situation.action}: not allowed [{item.reason}] {why}")
             verdicts.setdefault(f"not allowed ({item.reason})", []).append(name)
         else:
             ways = ", ".join(p[0] for p in item.placements)

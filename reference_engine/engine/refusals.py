@@ -22,12 +22,38 @@ if TYPE_CHECKING:
     from .hand import Hand
 
 
+#: The rule every variant shares (SPEC 7.1): touching halves add up to the line
+#: sum, ``max_pip`` + 1. Spelt as the conformance reports spell it
+#: (``FixedRule.SUM_RULE``; tests/test_rule_names.py holds the two equal).
+SUM_RULE = "sum_rule"
+
+#: A rule every variant shares, and the rule parameter whose sources state it:
+#: the sources that give the set's size give the line sum with it.
+CITED_AS = {SUM_RULE: "max_pip"}
+
+
 def refuse(hand: Hand, reason: Reason, message: str, rule: str | None) -> IllegalActionError:
     """The refusal of an action for ``reason``, citing ``rule``'s sources."""
-    provenance = hand.rules.provenance.get(rule) if rule else None
+    cited = CITED_AS.get(rule, rule) if rule else None
+    provenance = hand.rules.provenance.get(cited) if cited else None
     return IllegalActionError(
         reason, message, rule=rule, citations=provenance.cite if provenance else ()
     )
+
+
+def _placement_rule(hand: Hand, play: Play, matador: bool, fits: bool) -> str:
+    """The rule that refuses ``play`` on its end: the tile ``fits`` the end some other way, or not.
+
+    A matador, or any tile on an end a matador left, is placed by the matador
+    modes; a double that fits but not this way, by the rule of doubles; every
+    other tile by the sum rule (never by the set's size, which it belongs to).
+    """
+    assert play.end is not None
+    if matador or not hand.ends[play.end].is_plain:
+        return "matador_modes"
+    if fits and play.tile.is_double:
+        return "doubles"
+    return SUM_RULE
 
 
 def why_not(hand: Hand, action: AnyAction) -> IllegalActionError:
@@ -100,14 +126,14 @@ def _why_not_play(hand: Hand, play: Play) -> IllegalActionError:
             hand,
             Reason.DOES_NOT_MATCH_END,
             f"{play.tile} cannot go on end {end_name(play.end)} ({end})",
-            "matador_modes" if matador else "max_pip",
+            _placement_rule(hand, play, matador, fits=False),
         )
     allowed = ", ".join(str(candidate) for candidate, _ in entries)
     return refuse(
         hand,
         Reason.PLACEMENT_NOT_ALLOWED,
         f"{play} is not a way {play.tile} may go on that end (allowed: {allowed})",
-        "matador_modes" if matador else "max_pip",
+        _placement_rule(hand, play, matador, fits=True),
     )
 
 

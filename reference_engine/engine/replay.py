@@ -260,6 +260,8 @@ def _illegal(
     names the rule that fixes who opens (or whether the opener plays again).
     """
     reason, rule, detail = error.reason, error.rule, error.detail
+    # The rule and its sources are the refusal's own, unless the wrong seat acted.
+    cited: dict[str, Any] = {"rule": rule, "citations": error.citations}
     seat = hand.current
     message = f"{action} by seat {seat}: {detail}"
     holder = _holder(hand, action) if reason is Reason.TILE_NOT_IN_HAND else None
@@ -280,6 +282,7 @@ def _illegal(
             rule = "opener_plays_again" if opened else None
             detail = f"seat {holder} holds {action.tile}, but it is seat {seat}'s turn"
         message = f"{action}: {detail}"
+        cited = _rule(hand.rules, rule)
     return Finding(
         kind=FindingKind.ILLEGAL_ACTION,
         message=message,
@@ -287,7 +290,7 @@ def _illegal(
         hand=index,
         action=number,
         reason=reason.value,
-        **_rule(hand.rules, rule),
+        **cited,
     )
 
 

@@ -583,7 +583,7 @@ def test_sheet_refuses_an_output_it_cannot_write(
 
     result = run_matador(*SHEET, "-o", str(path), timeout=10)
 
-    assert_refused(result, ExitStatus.INVALID, f"matador sheet: cannot write {path}: ", says)
+    assert_refused(result, ExitStatus.USAGE, f"matador sheet: cannot write {path}: ", says)
     assert result.stdout == ""
 
 

@@ -489,9 +489,9 @@ def test_a_timeout_too_long_to_be_meant_is_a_usage_error(value: str) -> None:
     assert "at most 86,400" in done.stderr
 
 
-def test_case_files_that_do_not_exist_are_a_usage_error(tmp_path: Path) -> None:
+def test_case_files_that_do_not_exist_are_invalid_input(tmp_path: Path) -> None:
     done = run_matador("conform", "--cases", str(tmp_path / "missing.yaml"))
-    assert done.status == ExitStatus.USAGE
+    assert done.status == ExitStatus.INVALID
     assert "no such file or folder" in done.stderr
 
 

@@ -484,13 +484,17 @@ def test_the_servers_fast_checks_accept_only_what_the_schema_accepts() -> None:
         for player in (None, 0, 3, -1, True, 1.0, "0"):
             requests.append({"id": 1, "type": "apply", "action": action, "player": player})
     requests += [{"id": 1, "type": "legal", "x": 1}, {"id": 1, "type": "apply", "action": "6-6"}]
+    for protocol in ("matador-engine/1", "", "p" * 100, "p" * 101, 1, None):
+        requests.append({"id": 1, "type": "hello", "protocol": protocol})
+    requests += [{"id": 1, "type": "hello"}, {"id": 1, "type": "hello", "protocol": "x", "y": 2}]
     plain = 0
     for request in requests:
         kind = str(request["type"])
         if plainly_valid(kind, request):
             plain += 1
             assert not list(definition_validator(f"{kind}_request").iter_errors(request)), request
-    assert plain == 6 + 2 * 3  # the bare requests; 2 good actions by 3 good players
+    # the bare requests; 2 good actions by 3 good players; 2 good hellos
+    assert plain == 6 + 2 * 3 + 2
 
 
 class _BrokenEngine(ReferenceEngine):

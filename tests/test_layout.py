@@ -22,7 +22,15 @@ MOST_LINES = 450
 
 #: The subpackages and the top-level modules, each one job.
 SUBPACKAGES = {"cli", "conformance", "disputes", "engine", "rules", "sheets", "simulate", "site"}
-TOP_LEVEL = {"__init__.py", "errors.py", "exits.py", "notation.py", "safeio.py", "strictjson.py"}
+TOP_LEVEL = {
+    "__init__.py",
+    "errors.py",
+    "exits.py",
+    "extras.py",
+    "notation.py",
+    "safeio.py",
+    "strictjson.py",
+}
 
 
 def _name(path: Path) -> str:

@@ -28,6 +28,8 @@ from pathlib import Path
 import pytest
 from projectfile import force_include, pyproject
 
+from reference_engine.extras import PACKAGES, install_hint
+
 REPO = Path(__file__).resolve().parents[1]
 
 #: What the build leaves out of any file list: caches and compiled files.
@@ -225,3 +227,14 @@ def test_the_sdist_has_the_licence_changelog_spec_and_tests(dist: Dist) -> None:
     needed |= {f"reference_engine/{name}" for name in _files_under(REPO / "reference_engine")}
     assert sorted(needed - dist.sdist) == []
     assert not [name for name in dist.sdist if _SKIPPED.search(name)]
+
+
+def test_the_install_hints_name_each_extras_own_packages() -> None:
+    """What a command says to install when an extra is missing is what the extra installs."""
+    declared = pyproject()["project"]["optional-dependencies"]
+    for extra, packages in PACKAGES.items():
+        names = {re.split(r"[<>=!~ ]", requirement)[0] for requirement in declared[extra.value]}
+        assert set(packages) == names, extra
+        hint = install_hint(extra)
+        assert f"'.[{extra.value}]'" in hint
+        assert "matador-reference[" not in hint

@@ -18,6 +18,7 @@ from typing import TextIO
 
 from .. import safeio
 from ..exits import ExitStatus
+from ..extras import Extra, install_hint
 from ..rules import Catalog, Rules, parse_option_assignments
 from .arguments import (
     AddCommand,
@@ -142,8 +143,7 @@ def _simulate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if args.plot is not None and not args.plot.lower().endswith((".png", ".svg")):
         raise UsageError("--plot takes a FILE.png or FILE.svg")
     if args.plot is not None and importlib.util.find_spec("matplotlib") is None:
-        stderr.write("matador simulate: --plot needs matplotlib: ")
-        stderr.write("pip install 'matador-reference[plot]'\n")
+        stderr.write(f"matador simulate: --plot needs matplotlib ({install_hint(Extra.PLOT)})\n")
         return ExitStatus.INVALID
     if args.jobs is not None and args.jobs > JOBS_PER_CORE * _default_jobs():
         raise UsageError(

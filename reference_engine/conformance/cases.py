@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -22,10 +21,10 @@ from ..engine.actions import Action
 from ..engine.deal import Deal
 from ..errors import DealError, NotationError, Reason
 from ..rules.catalog import Catalog
-from ..rules.datafiles import data_root, spec_dir
+from ..rules.datafiles import data_root
 from ..rules.errors import Problem, ProblemCode, RulesError
 from ..rules.model import Rules
-from ..rules.schema import schema_problems
+from ..rules.schema import load_schema, schema_problems
 from ..rules.yamldoc import Document, read_yaml_file
 from ..rules.yamldoc import Path as DocPath
 from ..safeio import size_limit
@@ -42,7 +41,7 @@ def cases_dir() -> Path:
 @cache
 def case_schema() -> dict[str, Any]:
     """The case-file JSON Schema."""
-    return json.loads((spec_dir() / "case.schema.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+    return load_schema("case.schema.json")
 
 
 @dataclass(frozen=True)

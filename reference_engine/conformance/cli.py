@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import os
 from collections.abc import Callable, Iterator
 from typing import TextIO
@@ -113,6 +114,35 @@ def _conform(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         stderr.write(f"matador conform: --cases: no such file or folder: {', '.join(missing)}\n")
         return ExitStatus.INVALID
     catalog = Catalog.shipped()
+    early = None if args.coverage else _prestarted(args, catalog)
+    try:
+        return _load_and_run(args, catalog, early, stdout, stderr)
+    finally:
+        if early is not None:
+            early.close()
+
+
+def _prestarted(args: argparse.Namespace, catalog: Catalog) -> Runner | None:
+    """The engine's runner with the engine already starting, or None.
+
+    The engine program starts while the cases load, instead of after. A mistake
+    in ``--engine`` is left for :func:`_load_and_run` to report in its turn.
+    """
+    stop_case = args.fail_fast or args.first_deviation
+    runner = engine_runner(args, catalog, "conform", io.StringIO(), fail_fast=stop_case)
+    if runner is not None:
+        runner.prestart()
+    return runner
+
+
+def _load_and_run(
+    args: argparse.Namespace,
+    catalog: Catalog,
+    early: Runner | None,
+    stdout: TextIO,
+    stderr: TextIO,
+) -> int:
+    """Load and select the cases, then run them on ``early`` (or a runner made now)."""
     cases, problems = load_cases(case_paths(args.cases), catalog)
     if problems:
         for problem in problems:
@@ -145,7 +175,11 @@ def _conform(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         return ExitStatus.INVALID
     # --fail-fast stops the run at its first deviation, so each case stops there too.
     stop_case = args.fail_fast or args.first_deviation
-    runner = engine_runner(args, catalog, "conform", stderr, fail_fast=stop_case)
+    runner = (
+        early
+        if early is not None
+        else engine_runner(args, catalog, "conform", stderr, fail_fast=stop_case)
+    )
     if runner is None:
         return ExitStatus.USAGE
     return _run(args, runner, runs, cases, catalog, stdout, stderr)

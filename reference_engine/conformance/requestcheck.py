@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from ..rules.datafiles import spec_dir
+from ..rules.schema import load_schema
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ class OutOfRange:
 @cache
 def protocol_schema() -> dict[str, Any]:
     """The protocol's JSON Schema (spec/protocol.schema.json)."""
-    return json.loads((spec_dir() / "protocol.schema.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+    return load_schema("protocol.schema.json")
 
 
 @cache
@@ -54,6 +54,7 @@ def definition_validator(definition: str) -> Any:
 _LARGEST_ID = 2**53 - 1
 _BARE = frozenset({"id", "type"})
 _BARE_KINDS = frozenset({"legal", "ends", "to_act", "result", "match", "quit"})
+_HELLO = frozenset({"id", "type", "protocol"})
 _APPLY = frozenset({"id", "type", "action", "player"})
 _NEW_MATCH = frozenset({"id", "type", "variant", "options", "players"})
 _NEW_HAND = frozenset({"id", "type", "deal"})
@@ -109,6 +110,8 @@ def plainly_valid(kind: str, request: Mapping[str, Any]) -> bool:
             and ("boneyard" not in deal or _tiles(deal["boneyard"]))
             and ("designated" not in deal or _seat(deal["designated"]))
         )
+    if kind == "hello":  # the first request of every run: no schema validator for it
+        return request.keys() == _HELLO and _short_text(request["protocol"])
     return kind in _BARE_KINDS and request.keys() <= _BARE
 
 

@@ -88,6 +88,8 @@ class Runner:
         self.known_variants = known_variants
         self.max_failures = max_failures
         self._engine: Engine | None = None
+        #: An engine started by :meth:`prestart` and not yet greeted.
+        self._pending: GuardedEngine | None = None
         self.info: EngineInfo | None = None
         self.restarts = 0
         self.starts = 0
@@ -107,15 +109,34 @@ class Runner:
             self._engine = self._start()
         return self._engine
 
+    def prestart(self) -> None:
+        """Start the engine now and greet it on first use, so that a program's start-up
+        overlaps the caller's own work (loading the cases).
+
+        A failure to start is not reported here: the first :meth:`engine` starts it
+        again and reports it as it would have. Nothing is left running: :meth:`close`
+        stops an engine that was never greeted.
+        """
+        if self._engine is not None or self._pending is not None or self.unavailable:
+            return
+        with contextlib.suppress(Exception):
+            self._pending = self._guarded()
+
+    def _guarded(self) -> GuardedEngine:
+        return GuardedEngine(self.factory, timeout=self.timeout, start_timeout=self.start_timeout)
+
+    @staticmethod
+    def _driver(guarded: GuardedEngine) -> Engine:
+        """What the runner talks to: a program's driver, or an in-process engine's guard."""
+        inner = guarded.engine
+        return inner if isinstance(inner, ProcessEngine) else guarded
+
     def _start(self) -> Engine:
         self.starts += 1
         engine: Engine | None = None
         try:
-            guarded = GuardedEngine(
-                self.factory, timeout=self.timeout, start_timeout=self.start_timeout
-            )
-            inner = guarded.engine
-            engine = inner if isinstance(inner, ProcessEngine) else guarded
+            guarded, self._pending = self._pending or self._guarded(), None
+            engine = self._driver(guarded)
             info = engine.hello()
             self._check_handshake(info)
         except BaseException as error:
@@ -195,7 +216,10 @@ class Runner:
         self.restarts += 1
 
     def close(self) -> None:
-        """Stop the engine."""
+        """Stop the engine (and one started by :meth:`prestart` and never greeted)."""
+        if self._pending is not None:
+            pending, self._pending = self._pending, None
+            self._discard(self._driver(pending))
         if self._engine is not None:
             self._discard(self._engine)
             self._engine = None

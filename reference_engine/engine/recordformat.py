@@ -6,11 +6,10 @@ kept apart so that neither has to import the other.
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from typing import Any
 
-from ..rules.datafiles import spec_dir
+from ..rules.schema import load_schema
 from .scoring import Outcome
 
 RECORD_FORMAT = "matador-record/1"
@@ -19,7 +18,7 @@ RECORD_FORMAT = "matador-record/1"
 @cache
 def record_schema() -> dict[str, Any]:
     """The record JSON Schema."""
-    return json.loads((spec_dir() / "record.schema.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+    return load_schema("record.schema.json")
 
 
 def outcome_data(outcome: Outcome) -> dict[str, Any]:

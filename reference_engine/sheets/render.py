@@ -15,6 +15,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup, escape
 
+from ..extras import Extra, install_hint
 from ..rules import Rules
 from .catalogue import Translator
 from .model import Sheet, build_sheet
@@ -99,7 +100,7 @@ def render_pdf(sheet: Sheet, *, full_fonts: bool = False) -> tuple[bytes, int]:
         import weasyprint
     except ImportError as error:  # pragma: no cover - depends on the installation
         raise PdfUnavailableError(
-            "PDF output needs WeasyPrint: pip install 'matador-reference[pdf]'"
+            f"PDF output needs WeasyPrint ({install_hint(Extra.PDF)})"
         ) from error
     document = None
     for density in DENSITIES:

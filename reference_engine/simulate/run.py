@@ -29,6 +29,7 @@ from typing import Any
 
 from ..engine.scoring import sides
 from ..engine.strategies import STRATEGIES, Strategy, strategy_named
+from ..extras import Extra, install_hint
 from ..rules import Rules
 from .results import Statistics
 from .tally import Chunk, Tally, play_chunk
@@ -270,8 +271,7 @@ def _on_dask(
         from distributed import Client, as_completed
     except ImportError as error:
         raise SimulationFailed(
-            f"a Dask scheduler needs the 'dask' extra ({error}): "
-            "pip install 'matador-reference[dask]'"
+            f"a Dask scheduler needs the 'dask' extra ({error}): {install_hint(Extra.DASK)}"
         ) from None
     try:
         client = (

@@ -21,6 +21,7 @@ import jinja2
 
 from ..rules import SPEC_VERSION, Catalog, Rules
 from ..rules.datafiles import spec_dir
+from ..rules.schema import SCHEMA_FILES
 from ..sheets import LANGUAGES
 from ..sheets.model import build_sheet
 from ..sheets.render import render_html
@@ -32,12 +33,7 @@ TEMPLATE_DIR = HERE / "templates"
 STATIC_DIR = HERE / "static"
 
 #: The schemas served under ``spec/`` (their ``$id``s name these paths).
-SCHEMAS = (
-    "variant.schema.json",
-    "case.schema.json",
-    "record.schema.json",
-    "protocol.schema.json",
-)
+SCHEMAS = SCHEMA_FILES
 
 #: The name of each sheet language, in English (the site's language).
 LANGUAGE_NAMES = {"en": "English", "fr": "French", "pl": "Polish", "ht": "Haitian Creole"}

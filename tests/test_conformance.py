@@ -647,3 +647,57 @@ def test_no_child_process_survives_the_suite() -> None:
     except ChildProcessError:
         pid = 0
     assert pid == 0
+
+
+# ---- the engine program starts while the cases load
+
+
+def _pid_engine(tmp_path: Path) -> tuple[str, Path]:
+    """An engine command that records its process id, then serves as the reference engine."""
+    pid_file = tmp_path / "engine.pid"
+    script = tmp_path / "engine.py"
+    script.write_text(
+        "import os, sys\n"
+        f"open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+        "from reference_engine.cli import run\n"
+        "sys.exit(run(['engine'], sys.stdout, sys.stderr))\n"
+    )
+    return f"{sys.executable} {script}", pid_file
+
+
+def _gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended (a zombie left for its parent counts as ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(") ")[1].startswith("Z")
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
+def test_an_engine_started_early_is_stopped_when_the_cases_are_broken(tmp_path: Path) -> None:
+    command, pid_file = _pid_engine(tmp_path)
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("cases: [\n")
+    out, err = io.StringIO(), io.StringIO()
+    code = run(["conform", "--engine", command, "--cases", str(broken)], out, err)
+    assert code == ExitStatus.BROKEN_CASE
+    assert "no engine was run" in err.getvalue()
+    if pid_file.exists():  # the program got as far as starting: it must be gone now
+        assert _gone(int(pid_file.read_text()))
+
+
+def test_an_engine_started_early_still_judges_as_before(tmp_path: Path) -> None:
+    command, pid_file = _pid_engine(tmp_path)
+    out, err = io.StringIO(), io.StringIO()
+    code = run(["conform", "--engine", command, "--variant", "pagat", "--report", "json"], out, err)
+    assert code == ExitStatus.OK, err.getvalue()
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert lines[0]["engine"]["name"] == "matador reference engine"
+    assert pid_file.exists() and _gone(int(pid_file.read_text()))
+
+
+def test_an_empty_engine_command_is_still_a_usage_error() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert run(["conform", "--engine", " "], out, err) == ExitStatus.USAGE
+    assert err.getvalue().count("\n") == 1 and "--engine is empty" in err.getvalue()

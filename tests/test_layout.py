@@ -26,8 +26,10 @@ TOP_LEVEL = {
     "__init__.py",
     "errors.py",
     "exits.py",
+
     "extras.py",
     "notation.py",
+    "pyload.py",
     "safeio.py",
     "strictjson.py",
 }

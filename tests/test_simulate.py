@@ -9,10 +9,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import random
+import subprocess
+import sys
 from collections.abc import Sequence
 from fractions import Fraction
 from math import comb, sqrt
+from pathlib import Path
 
 import pytest
 
@@ -301,6 +305,40 @@ def test_strategies_by_name_and_by_module() -> None:
     for bad in ("nosuch", "python:no_such_module_here:x", "python:random:not_there"):
         with pytest.raises(UnknownStrategy):
             strategy_named(bad)
+
+
+SIMULATE = (sys.executable, "-m", "reference_engine.cli", "simulate", "pagat")
+
+
+def test_a_strategy_in_the_current_folder_needs_no_pythonpath(tmp_path: Path) -> None:
+    """``python:MODULE:NAME`` and ``python:FILE.py:NAME`` are found from where the user works,
+    in the worker processes too."""
+    (tmp_path / "my_strategies.py").write_text(
+        "def last(hand, legal, rng):\n    return legal[-1]\n", encoding="utf-8"
+    )
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    for spec in ("python:my_strategies:last", "python:./my_strategies.py:last"):
+        done = subprocess.run(
+            [*SIMULATE, "--hands", "40", "--strategy", spec, "--jobs", "2", "--format", "json"],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["targets"][0]["hands"] == 40
+    done = subprocess.run(
+        [*SIMULATE, "--hands", "10", "--strategy", "python:my_strategies:nope"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode != 0
+    assert done.stderr.count("\n") == 1 and "has no attribute 'nope'" in done.stderr
+    assert "Traceback" not in done.stderr
 
 
 # ---------------------------------------------------------------------- the command

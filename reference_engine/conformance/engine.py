@@ -4,15 +4,16 @@ An engine is anything with the methods of :class:`Engine`. Process engines
 (any language) speak the JSON-lines protocol of spec/protocol.md through
 :class:`~reference_engine.conformance.process.ProcessEngine`; Python engines
 can implement :class:`Engine` directly and be loaded in-process with
-``--engine python:MODULE:FACTORY`` (:mod:`.loading`); docs/python-engines.md
+``--engine python:MODULE:FACTORY`` (:mod:`reference_engine.pyload`); docs/python-engines.md
 documents this interface and tests/test_engine_authors.py holds the two together.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from pathlib import Path
+from typing import Any, Protocol, cast, runtime_checkable
 
 from ..engine.actions import Action
 from ..engine.deal import Deal
@@ -20,13 +21,10 @@ from ..engine.hand import Hand
 from ..engine.match import Match
 from ..engine.record import outcome_data
 from ..errors import DealError, IllegalActionError, NotationError
+from ..pyload import PythonSpecError, load_callable
 from ..rules import Catalog, RulesError
 from ..rules.vocabulary import TextEnum
 from .codes import ErrorCode
-
-# The loader lived here; it is re-exported for code that imports it from this module.
-from .loading import EngineSpecError as EngineSpecError
-from .loading import load_python_engine as load_python_engine
 
 PROTOCOL_VERSION = "matador-engine/1"
 
@@ -269,3 +267,13 @@ ENGINE_METHODS = (
 def missing_methods(engine: object) -> list[str]:
     """The :class:`Engine` methods ``engine`` lacks (empty when it has them all)."""
     return [name for name in ENGINE_METHODS if not callable(getattr(engine, name, None))]
+
+
+#: A ``python:`` engine spec that names no factory (the message is one line).
+EngineSpecError = PythonSpecError
+
+
+def load_python_engine(spec: str, *, search: Sequence[Path] = ()) -> EngineFactory:
+    """The engine factory ``spec`` names (``MODULE:FACTORY`` or ``FILE.py:FACTORY``),
+    looked for first in ``search`` (by default, the current folder)."""
+    return cast("EngineFactory", load_callable(spec, search=search))

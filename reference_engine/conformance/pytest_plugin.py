@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from .cases import Case, Target, load_cases
-from .loading import EngineSpecError, load_python_engine
+from .engine import EngineSpecError, load_python_engine
 from .report import failure_text
 from .runner import Runner, Verdict, select
 

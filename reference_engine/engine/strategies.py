@@ -26,7 +26,6 @@ without a matador of one's own.
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable, Sequence
 from math import comb
@@ -167,23 +166,22 @@ class UnknownStrategy(ValueError):
 
 
 def strategy_named(name: str) -> Strategy:
-    """A built-in strategy, or ``python:MODULE:NAME``, any callable a module defines."""
+    """A built-in strategy, or ``python:MODULE:NAME`` (or ``python:FILE.py:NAME``), any
+    callable a module defines, looked for first in the current folder."""
+    from ..pyload import PythonSpecError, load_callable
+
     found = STRATEGIES.get(name)
     if found is not None:
         return found
     prefix, _, rest = name.partition(":")
-    module_name, _, attribute = rest.partition(":")
-    if prefix != "python" or not module_name or not attribute:
+    if prefix != "python" or not rest:
         raise UnknownStrategy(
             f"no strategy {name!r}: give one of {', '.join(STRATEGIES)} or python:MODULE:NAME"
         )
     try:
-        module = importlib.import_module(module_name)
-    except Exception as error:  # any failure importing someone else's module
-        raise UnknownStrategy(
-            f"strategy {name!r}: cannot import {module_name} ({type(error).__name__}: {error})"
-        ) from None
-    strategy = getattr(module, attribute, None)
-    if not callable(strategy):
-        raise UnknownStrategy(f"strategy {name!r}: {module_name} has no callable {attribute}")
-    return strategy  # type: ignore[no-any-return]
+        strategy = load_callable(
+            rest, noun="NAME", example="my_strategies:greedy", purpose="chooses an action"
+        )
+    except PythonSpecError as error:
+        raise UnknownStrategy(f"strategy {name!r}: {error}") from None
+    return strategy

@@ -1,19 +1,21 @@
-"""Finding an in-process Python engine's factory from ``MODULE:FACTORY`` or ``FILE.py:FACTORY``.
+"""Finding a Python callable named ``MODULE:NAME`` or ``FILE.py:NAME``, for engines and strategies.
 
-``--engine python:SPEC`` and the pytest plugin's ``--matador-engine SPEC`` name
-a factory: a callable that takes no argument and returns an object with the
-methods of :class:`~reference_engine.conformance.engine.Engine`.
+``--engine python:SPEC``, the pytest plugin's ``--matador-engine SPEC`` and
+``matador simulate --strategy python:SPEC`` name a callable in someone's own
+Python code: an engine's factory (a callable that takes no argument and returns
+an object with the methods of
+:class:`~reference_engine.conformance.engine.Engine`), or a strategy.
 
-* ``MODULE:FACTORY`` imports ``MODULE`` as ``python -m`` would: the current
-  folder (or the folders the caller gives) is searched first, so an engine in
-  the folder you work in needs no ``PYTHONPATH``.
-* ``path/to/file.py:FACTORY`` loads that file (relative to the same folder)
+* ``MODULE:NAME`` imports ``MODULE`` as ``python -m`` would: the current
+  folder (or the folders the caller gives) is searched first, so code in the
+  folder you work in needs no ``PYTHONPATH``.
+* ``path/to/file.py:NAME`` loads that file (relative to the same folder)
   as a module named after it (or, when another module has that name, a name
   of its own), its own folder searched for what it imports, as ``python
   path/to/file.py`` would.
 
-``FACTORY`` may be dotted (``Engines.fast``). Every way a spec can fail to name
-a factory is an :class:`EngineSpecError` whose message is one line: what was
+``NAME`` may be dotted (``Engines.fast``). Every way a spec can fail to name
+a callable is a :class:`PythonSpecError` whose message is one line: what was
 looked for, where, and the exception's type and message when the module's own
 code failed while it was imported; never a traceback.
 """
@@ -25,42 +27,46 @@ import importlib
 import importlib.util
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .engine import EngineFactory
-
-#: How a spec is written, for messages.
-FORMS = "MODULE:FACTORY or path/to/file.py:FACTORY"
+from typing import Any
 
 
-class EngineSpecError(ValueError):
-    """A ``python:`` engine spec that names no factory; the message is one line."""
+class PythonSpecError(ValueError):
+    """A ``python:`` spec that names no callable; the message is one line."""
 
 
-def load_python_engine(spec: str, *, search: Sequence[Path] = ()) -> EngineFactory:
-    """The factory ``spec`` names (``MODULE:FACTORY`` or ``FILE.py:FACTORY``).
+def load_callable(
+    spec: str,
+    *,
+    search: Sequence[Path] = (),
+    noun: str = "FACTORY",
+    example: str = "my_engine:make_engine",
+    purpose: str = "makes an engine",
+) -> Callable[..., Any]:
+    """The callable ``spec`` names (``MODULE:NAME`` or ``FILE.py:NAME``).
 
     ``search`` lists the folders looked in first for ``MODULE`` and against
     which a relative ``FILE.py`` is read; by default, the current folder.
-    Raises :class:`EngineSpecError` when the spec names no callable.
+    ``noun``, ``example`` and ``purpose`` word the messages for what is looked
+    for (an engine's factory, a strategy). Raises :class:`PythonSpecError` when
+    the spec names no callable.
     """
+    forms = f"MODULE:{noun} or path/to/file.py:{noun}"
     target, _, attribute = spec.strip().rpartition(":")
     if not target or not attribute:
-        raise EngineSpecError(f"{spec!r} is not {FORMS} (e.g. python:my_engine:make_engine)")
+        raise PythonSpecError(f"{spec!r} is not {forms} (e.g. python:{example})")
     if not all(part.isidentifier() for part in attribute.split(".")):
-        raise EngineSpecError(f"{attribute!r} in {spec!r} is not a Python name ({FORMS})")
+        raise PythonSpecError(f"{attribute!r} in {spec!r} is not a Python name ({forms})")
     folders = [Path(folder).resolve() for folder in search] or [Path.cwd()]
     if _is_file(target):
         module, label = _load_file(target, folders), target
     else:
         if not all(part.isidentifier() for part in target.split(".")):
-            raise EngineSpecError(f"{spec!r} is not {FORMS} (e.g. python:my_engine:make_engine)")
+            raise PythonSpecError(f"{spec!r} is not {forms} (e.g. python:{example})")
         module, label = _import(target, folders), target
-    return _factory(module, label, attribute)
+    return _named(module, label, attribute, purpose)
 
 
 def _is_file(target: str) -> bool:
@@ -94,12 +100,12 @@ def _import(name: str, folders: Sequence[Path]) -> ModuleType:
         missing = error.name or ""
         if missing and (name == missing or name.startswith(missing + ".")):
             where = " or ".join(str(folder) for folder in folders)
-            raise EngineSpecError(
+            raise PythonSpecError(
                 f"cannot import {name!r}: no module {missing!r} in {where} or on the Python path"
             ) from None
-        raise EngineSpecError(f"importing {name!r} failed: {_one_line(error)}") from None
+        raise PythonSpecError(f"importing {name!r} failed: {_one_line(error)}") from None
     except (Exception, SystemExit) as error:  # the module's own code failed while importing
-        raise EngineSpecError(f"importing {name!r} failed: {_one_line(error)}") from None
+        raise PythonSpecError(f"importing {name!r} failed: {_one_line(error)}") from None
 
 
 def _load_file(target: str, folders: Sequence[Path]) -> ModuleType:
@@ -108,16 +114,16 @@ def _load_file(target: str, folders: Sequence[Path]) -> ModuleType:
     path = next((candidate for candidate in candidates if candidate.is_file()), None)
     if path is None:
         where = "" if given.is_absolute() else " in " + " or ".join(map(str, folders))
-        raise EngineSpecError(f"cannot load {target!r}: no such file{where}")
+        raise PythonSpecError(f"cannot load {target!r}: no such file{where}")
     if path.suffix != ".py":
-        raise EngineSpecError(f"cannot load {target!r}: give a Python file ending in .py")
+        raise PythonSpecError(f"cannot load {target!r}: give a Python file ending in .py")
     path = path.resolve()
     name = _module_name(path)
     if name in sys.modules:
         return sys.modules[name]  # loaded already, from this very file
     module_spec = importlib.util.spec_from_file_location(name, path)
     if module_spec is None or module_spec.loader is None:
-        raise EngineSpecError(f"cannot load {target!r}: not a Python module")
+        raise PythonSpecError(f"cannot load {target!r}: not a Python module")
     _search_first([path.parent])  # its own imports are found beside it
     module = importlib.util.module_from_spec(module_spec)
     sys.modules[name] = module  # dataclasses and pickle look the module up while it runs
@@ -125,7 +131,7 @@ def _load_file(target: str, folders: Sequence[Path]) -> ModuleType:
         module_spec.loader.exec_module(module)
     except (Exception, SystemExit) as error:
         del sys.modules[name]
-        raise EngineSpecError(f"importing {target!r} failed: {_one_line(error)}") from None
+        raise PythonSpecError(f"importing {target!r} failed: {_one_line(error)}") from None
     return module
 
 
@@ -144,7 +150,7 @@ def _file_of(module: ModuleType) -> Path | None:
     return Path(file).resolve() if isinstance(file, str) else None
 
 
-def _factory(module: ModuleType, label: str, attribute: str) -> EngineFactory:
+def _named(module: ModuleType, label: str, attribute: str, purpose: str) -> Callable[..., Any]:
     found: Any = module
     for part in attribute.split("."):
         found = getattr(found, part, None)
@@ -157,9 +163,9 @@ def _factory(module: ModuleType, label: str, attribute: str) -> EngineFactory:
                 and getattr(value, "__module__", None) == module.__name__
             )
             hint = f"; it defines {', '.join(defined[:8])}" if defined else ""
-            raise EngineSpecError(f"{label!r} has no attribute {attribute!r}{hint}")
+            raise PythonSpecError(f"{label!r} has no attribute {attribute!r}{hint}")
     if not callable(found):
-        raise EngineSpecError(
-            f"{label}:{attribute} is a {type(found).__name__}, not a callable that makes an engine"
+        raise PythonSpecError(
+            f"{label}:{attribute} is a {type(found).__name__}, not a callable that {purpose}"
         )
     return found  # type: ignore[no-any-return]

@@ -123,19 +123,20 @@ def test_the_table_fits_80_columns_and_names_every_case(
         1 for case in german for target in case["applies_to"] if target["variant"] == "german"
     )
     assert f"{len(german)} case(s), {runs} run(s)" in lines[0]
-    # An id is broken only after a hyphen, and leads its cell: joined up again, each is there.
-    firsts = [line.split()[0] for line in lines[3:] if line.strip() and line[1] != "─"]
-    joined: list[str] = []
-    for word in firsts:
-        if joined and joined[-1].endswith("-"):
-            joined[-1] += word
-        else:
-            joined.append(word)
-    for case in german:
-        assert case["id"] in joined
-    for rule in {rule for case in german for rule in case["exercises"]}:
-        # A rule wider than its column (half the width, less padding) is folded onto two lines.
-        assert rule[:35] in result.out
+    # Each case is a block after a blank line; its id leads it, broken only after a hyphen.
+    blocks = "\n".join(lines[4:]).split("\n\n")
+    assert len(blocks) == len(german)
+    for block, case in zip(blocks, german, strict=True):
+        left = [line[:40].rstrip() for line in block.splitlines()]
+        joined = ""
+        for part in left:
+            joined += part
+            if not part.endswith("-"):
+                break
+        assert joined == case["id"]
+        right = " ".join(line[42:] for line in block.splitlines())
+        for rule in case["exercises"]:
+            assert rule in right.replace(" ", "") or rule in block
 
 
 class Terminal(io.StringIO):
@@ -159,17 +160,21 @@ def _colours(text: str) -> list[str]:
     return found
 
 
-def test_on_a_terminal_the_table_is_styled_but_never_coloured_with_no_color(
+def test_on_a_terminal_the_heading_is_bold_and_never_styled_with_no_color(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    out = Terminal()
+    assert run(["cases", "--case", "german-*"], out, io.StringIO()) == 0
+    assert SGR.search(out.getvalue())
+    assert _colours(out.getvalue()) == []  # bold, no colour
+
     monkeypatch.setenv("NO_COLOR", "1")
     out = Terminal()
-
     assert run(["cases", "--case", "german-*"], out, io.StringIO()) == 0
-
-    assert SGR.search(out.getvalue())  # bold ids: style, not colour
-    assert _colours(out.getvalue()) == []
+    assert not SGR.search(out.getvalue())
 
 
 def test_markdown_has_a_row_per_case(matador: Callable[..., CliResult]) -> None:

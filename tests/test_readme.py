@@ -155,7 +155,7 @@ def _slow(command: Command) -> bool:
         return "--format" not in argv
     if verb == "conform":
         return "--coverage" not in argv
-    return verb in ("simulate", "identify")
+    return verb in ("simulate", "identify", "site")
 
 
 def _params(kind: str) -> list[object]:

@@ -3,41 +3,33 @@
 The cases are chosen as ``matador conform`` chooses them (``--variant``,
 ``--case GLOB``, ``--rule RULE``, ``--cases PATH``), by the same code
 (:mod:`reference_engine.conformance.selection`), and listed as a table that
-fits 80 columns (the terminal's width on a terminal; colour only there, never
-with ``NO_COLOR`` set), as JSON or as Markdown. The suite and rich are
-imported only when the command runs.
+fits the width (:mod:`.tables`: 80 columns in a pipe, the terminal's on a
+terminal, no colour off it or with ``NO_COLOR`` set), as JSON or as Markdown.
+The suite is imported only when the command runs.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..exits import ExitStatus
+from . import tables
 from .arguments import AddCommand, Handler, max_bytes_argument, selection_arguments
 from .output import json_text
 
 if TYPE_CHECKING:
     from ..conformance.cases import Case, Target
 
-#: The width of the table in a file or a pipe.
-WIDTH = 80
-
 
 def add_parsers(command: AddCommand) -> None:
     """Add ``cases`` to ``matador``'s commands."""
     cases = command("cases", "list the conformance cases: ids, what each checks, its rules")
     selection_arguments(cases)
-    cases.add_argument(
-        "--format",
-        choices=["table", "json", "markdown"],
-        default="table",
-        help="output format (default table)",
-    )
+    tables.format_arguments(cases)
     max_bytes_argument(cases)
 
 
@@ -85,7 +77,7 @@ def _cases(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     elif args.format == "markdown":
         stdout.write(markdown(listed))
     else:
-        write_table(listed, stdout)
+        write_table(listed, stdout, args.width)
     return ExitStatus.OK
 
 
@@ -116,69 +108,42 @@ def _summary(listed: Sequence[Listed]) -> str:
     return f"{len(listed)} case(s), {runs} run(s) against their variants"
 
 
-def _cell(text: str) -> str:
-    """Markdown table text: no pipe or line break may end the cell early."""
-    return " ".join(text.split()).replace("|", "\\|")
+def _table(listed: Sequence[Listed]) -> tables.Table:
+    """One row per case: its id over its description, beside its rules and variants."""
+    rows = []
+    for item in listed:
+        variants = ", ".join(target.label() for target in item.targets)
+        rows.append(
+            (
+                tables.Cell(f"{item.case.id}\n{' '.join(item.case.description.split())}"),
+                tables.Cell("\n".join((*item.case.exercises, f"on {variants}"))),
+            )
+        )
+    return tables.table(["case", tables.Column(RULES_HEADER, widest=38)], rows, spaced=True)
 
 
 def markdown(listed: Sequence[Listed]) -> str:
     """The cases as a Markdown table."""
-    lines = ["| id | description | exercises | variants |", "|---|---|---|---|"]
-    for item in listed:
-        exercises = ", ".join(f"`{rule}`" for rule in item.case.exercises)
-        variants = ", ".join(target.label() for target in item.targets)
-        lines.append(
-            f"| `{item.case.id}` | {_cell(item.case.description)} | {_cell(exercises)} "
-            f"| {_cell(variants)} |"
+    rows = [
+        (
+            f"`{item.case.id}`",
+            " ".join(item.case.description.split()),
+            ", ".join(f"`{rule}`" for rule in item.case.exercises),
+            ", ".join(target.label() for target in item.targets),
         )
-    return "\n".join(lines) + f"\n\n{_summary(listed)}\n"
+        for item in listed
+    ]
+    source = tables.table(["id", "description", "exercises", "variants"], rows)
+    return "\n".join(tables.markdown(source)) + f"\n\n{_summary(listed)}\n"
 
 
-def _is_terminal(stream: TextIO) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError, OSError):
-        return False
-
-
-def write_table(listed: Sequence[Listed], stream: TextIO) -> None:
-    """The cases as a table: each case's id over its description, beside its rules and variants.
-
-    80 columns wide in a file or a pipe, the terminal's width on a terminal;
-    coloured only on a terminal and never with ``NO_COLOR`` set. A long id is
-    broken after a hyphen, never inside a word.
-    """
-    from rich import box
-    from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
-
-    terminal = _is_terminal(stream)
-    console = Console(
-        file=stream,
-        width=None if terminal else WIDTH,
-        force_terminal=terminal,
-        no_color=not terminal or "NO_COLOR" in os.environ,
-        highlight=False,
-        emoji=False,
-        markup=False,
-    )
-    widest_rule = max(len(rule) for item in listed for rule in item.case.exercises)
-    rules_width = min(max(widest_rule, len(RULES_HEADER)), console.width // 2 - 4)
-    # Two columns with a space of padding each side, and the (blank) rule between them.
-    case_width = console.width - rules_width - 5
-    table = Table(box=box.HORIZONTALS, show_lines=True, show_edge=False, title=_summary(listed))
-    table.add_column("case", width=case_width, overflow="fold")
-    table.add_column(RULES_HEADER, width=rules_width, overflow="fold")
-    for item in listed:
-        lines = textwrap.wrap(item.case.id, case_width, break_on_hyphens=True)
-        case = Text("\n".join(lines), style="bold")
-        case.append("\n" + " ".join(item.case.description.split()))
-        rules = Text("\n".join(item.case.exercises))
-        variants = ", ".join(target.label() for target in item.targets)
-        rules.append(f"\non {variants}", style="dim")
-        table.add_row(case, rules)
-    console.print(table)
+def write_table(listed: Sequence[Listed], stream: TextIO, width: int | None = None) -> None:
+    """The cases as a table that fits the width (80 columns in a file or a pipe, the
+    terminal's on a terminal, ``--width`` over both); headings bold only on a terminal
+    and never with ``NO_COLOR`` set."""
+    style = tables.style_for(stream, width)
+    lines = [style.strong(_summary(listed)), "", *tables.render(_table(listed), style)]
+    stream.write("\n".join(lines) + "\n")
 
 
 #: The header of the column of rules exercised and variants run.

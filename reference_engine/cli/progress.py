@@ -31,8 +31,11 @@ def is_terminal(stream: TextIO) -> bool:
 
 
 @contextmanager
-def _bar(stream: TextIO, total: int, label: str) -> Iterator[tuple[Progress, TaskID] | None]:
-    """A rich progress display and its one task on ``stream``, or None off a terminal."""
+def _bar(
+    stream: TextIO, total: int, label: str, unit: str
+) -> Iterator[tuple[Progress, TaskID] | None]:
+    """A rich progress display and its one task on ``stream``, or None off a terminal:
+    the label, the bar, steps done of all, the rate in ``unit`` a second, the time left."""
     if not is_terminal(stream):
         yield None
         return
@@ -41,23 +44,32 @@ def _bar(stream: TextIO, total: int, label: str) -> Iterator[tuple[Progress, Tas
         BarColumn,
         MofNCompleteColumn,
         Progress,
+        ProgressColumn,
+        Task,
         TextColumn,
         TimeRemainingColumn,
     )
+    from rich.text import Text
 
-    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    class Rate(ProgressColumn):
+        def render(self, task: Task) -> Text:
+            return Text(f"{task.speed:,.0f} {unit}/s" if task.speed else "")
+
+    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), Rate(), TimeRemainingColumn())
     with Progress(*columns, console=Console(file=stream), transient=True) as bar:
         yield bar, bar.add_task(label, total=total)
 
 
 @contextmanager
-def progress_bar(stream: TextIO, total: int, label: str) -> Iterator[Advance | None]:
+def progress_bar(
+    stream: TextIO, total: int, label: str, unit: str = "steps"
+) -> Iterator[Advance | None]:
     """A bar of ``total`` steps called ``label`` on ``stream``, cleared when done.
 
     Yields the function that advances it, or None when ``stream`` is not a
     terminal (nothing is drawn then).
     """
-    with _bar(stream, total, label) as drawn:
+    with _bar(stream, total, label, unit) as drawn:
         if drawn is None:
             yield None
             return
@@ -66,13 +78,14 @@ def progress_bar(stream: TextIO, total: int, label: str) -> Iterator[Advance | N
 
 
 @contextmanager
-def counting_bar(stream: TextIO, label: str) -> Iterator[Count | None]:
+def counting_bar(stream: TextIO, label: str, unit: str = "steps") -> Iterator[Count | None]:
     """A bar called ``label`` on ``stream`` whose total comes with each count.
 
     For work that learns how much there is to do only once it has begun (the
-    targets an engine declares); None when ``stream`` is not a terminal.
+    targets an engine declares), or that counts what is done rather than
+    advancing; None when ``stream`` is not a terminal.
     """
-    with _bar(stream, 0, label) as drawn:
+    with _bar(stream, 0, label, unit) as drawn:
         if drawn is None:
             yield None
             return

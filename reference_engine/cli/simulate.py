@@ -29,6 +29,7 @@ from .arguments import (
     output_argument,
     positive_int,
 )
+from .progress import counting_bar
 
 #: The most worker processes per core --jobs may start (each is a Python process).
 JOBS_PER_CORE = 4
@@ -193,35 +194,10 @@ def _simulate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 def _progress_bar(
     stderr: TextIO, total: int, matches: bool
 ) -> Iterator[Callable[[int], None] | None]:
-    """A progress bar with the rate and the time left, on a terminal only."""
-    if not stderr.isatty():
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
-
-    columns = (
-        TextColumn("simulating"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn(("matches" if matches else "hands") + " {task.fields[rate]}"),
-        TimeRemainingColumn(),
-    )
-    with Progress(*columns, console=Console(file=stderr), transient=True) as bar:
-        task = bar.add_task("simulate", total=total, rate="")
-
-        def advance(done: int) -> None:
-            speed = bar.tasks[0].speed
-            rate = f"{speed:,.0f}/s" if speed else ""
-            bar.update(task, completed=done, rate=rate)
-
-        yield advance
+    """A progress bar with the rate and the time left, on a terminal only; it is told
+    how many hands (or matches) are done."""
+    with counting_bar(stderr, "simulating", "matches" if matches else "hands") as count:
+        yield None if count is None else (lambda done: count(done, total))
 
 
 COMMANDS: dict[str, Handler] = {"simulate": _simulate}

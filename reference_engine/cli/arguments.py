@@ -144,7 +144,8 @@ def engine_argument(parser: argparse.ArgumentParser, *, default: str = "") -> No
         metavar="COMMAND",
         required=not default,
         help='an engine program speaking spec/protocol.md (e.g. "matador engine"), or '
-        "python:MODULE:FACTORY for an in-process Python engine" + default,
+        "python:MODULE:FACTORY or python:path/to/file.py:FACTORY for an in-process "
+        "Python engine, looked for in the current folder first" + default,
     )
 
 

@@ -44,7 +44,13 @@ def add_parsers(command: AddCommand) -> None:
     score_command.add_argument(
         "--teams", action="store_true", help="four players in two sides (seats 0+2 and 1+3)"
     )
-    score_command.add_argument("--variant", action="append", default=[], help="only these")
+    score_command.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="only this variant (repeatable; default: every shipped variant)",
+    )
     format_arguments(score_command)
 
     odds_command = command("odds", "exact matador odds for a hand, and which tiles answer an end")
@@ -71,7 +77,13 @@ def add_parsers(command: AddCommand) -> None:
         metavar="ACTION",
         help="the proposed action: 3-4@L (any way), 3-4@L:3, draw, pass",
     )
-    explain_command.add_argument("--variant", action="append", default=[], help="only these")
+    explain_command.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="only this variant (repeatable; default: every shipped variant)",
+    )
     max_bytes_argument(explain_command)
 
 

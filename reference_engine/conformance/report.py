@@ -132,8 +132,10 @@ def summary_text(summary: RunSummary | None, runs: Sequence[CaseRun]) -> str:
         )
     if summary.interrupted:
         planned = f" of {summary.planned}" if summary.planned is not None else ""
+        # A signal's name, or the option that stops at the first deviation (--fail-fast).
+        how = "STOPPED" if summary.interrupted.startswith("--") else "INTERRUPTED"
         lines.append(
-            f"INTERRUPTED by {summary.interrupted} after {len(runs)}{planned} case run(s); "
+            f"{how} by {summary.interrupted} after {len(runs)}{planned} case run(s); "
             "the report holds the finished ones"
         )
     return "\n".join(lines) + ("\n" if lines else "")

@@ -12,6 +12,7 @@ import io
 import json
 import re
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,8 +27,9 @@ if TYPE_CHECKING:
 SUITE = Path(__file__).resolve().parents[1] / "conformance" / "cases"
 
 
+@cache
 def _suite(path: Path | None = None) -> list[dict[str, Any]]:
-    """Every case of the shipped files (or of one file), in file order."""
+    """Every case of the shipped files (or of one file), in file order (read once)."""
     files = [path] if path else sorted(SUITE.rglob("*.yaml"))
     found = []
     for file in files:

@@ -199,6 +199,7 @@ def test_the_python_example_passes_every_case_of_its_variant_and_skips_the_rest(
             assert "does not declare option" in case["message"]
 
 
+@pytest.mark.slow
 def test_random_games_find_no_divergence_in_the_python_example() -> None:
     code, out, err = matador(
         "conform", "--engine", f"python:{EXAMPLE}:make_engine", "--variant", VARIANT,
@@ -274,6 +275,7 @@ def test_a_module_in_the_current_folder_needs_no_pythonpath(folder: Path) -> Non
     _one_survey_run(done)
 
 
+@pytest.mark.slow
 def test_a_file_is_loaded_by_its_path_and_finds_what_it_imports_beside_it(folder: Path) -> None:
     done = matador_process(
         "conform", "--engine", "python:engines/entry.py:make_engine", "--case", SURVEY_CASE,
@@ -282,6 +284,7 @@ def test_a_file_is_loaded_by_its_path_and_finds_what_it_imports_beside_it(folder
     _one_survey_run(done)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("engine", "status", "says"),
     [
@@ -366,6 +369,7 @@ def test_the_plugin_runs_from_a_tests_folder_below_another_rootdir(
     )
 
 
+@pytest.mark.slow
 def test_the_plugin_takes_the_engine_from_the_projects_configuration(
     project: Path, pytester: pytest.Pytester
 ) -> None:
@@ -378,6 +382,7 @@ def test_the_plugin_takes_the_engine_from_the_projects_configuration(
     result.assert_outcomes(passed=2)
 
 
+@pytest.mark.slow
 def test_the_plugin_says_in_one_line_where_it_looked_for_a_missing_engine(
     project: Path, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:

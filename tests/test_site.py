@@ -61,6 +61,7 @@ def _pages(site: Path) -> list[Path]:
 # --------------------------------------------------------------------------- the folder
 
 
+@pytest.mark.slow
 def test_the_site_has_every_page_kind(site: Path) -> None:
     for name in (
         "index.html",
@@ -79,6 +80,7 @@ def test_the_site_has_every_page_kind(site: Path) -> None:
             assert f'<html lang="{lang}">' in sheet
 
 
+@pytest.mark.slow
 def test_every_variant_appears_on_the_index_and_the_matrix(site: Path) -> None:
     index = (site / "index.html").read_text(encoding="utf-8")
     matrix = (site / "matrix.html").read_text(encoding="utf-8")
@@ -100,6 +102,7 @@ def _says(node: Any) -> Iterator[str]:
             yield from _says(item)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["pagat", "gamerules-com"])
 def test_every_citation_of_a_variant_file_is_on_its_page(site: Path, variant: str) -> None:
     data = yaml.safe_load((REPO / "variants" / f"{variant}.yaml").read_text(encoding="utf-8"))
@@ -110,6 +113,7 @@ def test_every_citation_of_a_variant_file_is_on_its_page(site: Path, variant: st
     assert not missing
 
 
+@pytest.mark.slow
 def test_a_gap_links_from_the_matrix_to_its_reading(site: Path) -> None:
     # gamerules-com's file reads the silence on drawing as gap draw-rule-silent.
     matrix = (site / "matrix.html").read_text(encoding="utf-8")
@@ -118,6 +122,7 @@ def test_a_gap_links_from_the_matrix_to_its_reading(site: Path) -> None:
     assert 'id="gap-draw-rule-silent"' in page
 
 
+@pytest.mark.slow
 def test_the_schemas_are_copied_as_they_are(site: Path) -> None:
     for name in SCHEMAS:
         assert (site / "spec" / name).read_bytes() == (REPO / "spec" / name).read_bytes()
@@ -143,6 +148,7 @@ def _parse(path: Path) -> _Links:
     return parser
 
 
+@pytest.mark.slow
 def test_every_internal_link_resolves(site: Path) -> None:
     checked = 0
     for page in _pages(site):
@@ -157,6 +163,7 @@ def test_every_internal_link_resolves(site: Path) -> None:
     assert checked > 500
 
 
+@pytest.mark.slow
 def test_a_second_build_replaces_the_first_whole(tmp_path: Path) -> None:
     folder = tmp_path / "out"
     assert _run("site", str(folder), "--variant", "dutch")[0] == 0

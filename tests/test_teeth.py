@@ -18,12 +18,16 @@ from reference_engine.conformance.engine import ReferenceEngine
 from reference_engine.conformance.runner import Runner, Verdict, select
 from reference_engine.engine import compiled as compiled_module
 from reference_engine.engine import hand as hand_module
+from reference_engine.engine.actions import DRAW, PASS, AnyAction, Play
 from reference_engine.engine.compiled import Compiled
 from reference_engine.engine.ends import OpenEnd
+from reference_engine.engine.hand import Hand
 from reference_engine.engine.scoring import Outcome, Termination, score
 from reference_engine.engine.tiles import Tile
 from reference_engine.rules import Catalog, MatadorMode, PerPlayers, Rules
 from reference_engine.rules.vocabulary import (
+    AfterSingleDraw,
+    DrawsPerTurn,
     DrawWhen,
     MatchRule,
     Opener,
@@ -202,3 +206,134 @@ def test_every_mutant_is_caught_by_at_least_one_case(name: str) -> None:
 def test_the_reference_engine_itself_passes_everything() -> None:
     results = Runner(ReferenceEngine).run(select(CASES))
     assert [r.case for r in results if r.verdict is not Verdict.PASS] == []
+
+
+# ---- stuck players: what a player may do once nothing can be drawn
+#
+# Each of these is caught by the scripted cases alone (conformance/cases/
+# passing.yaml above all) on every variant and option value where it changes
+# an answer, not merely somewhere in the suite.
+
+
+def _nothing_to_draw(hand: Hand) -> bool:
+    """Whether the player to act cannot draw: nobody draws, or the boneyard is at its reserve."""
+    table = hand.table
+    return not table.draws or hand.boneyard_count <= table.reserve_for(hand.players)
+
+
+def _ordinary_turn(hand: Hand) -> bool:
+    """After the opening, before any draw in the turn."""
+    return bool(hand.ends) and hand.drawn_this_turn is None
+
+
+def _pass_when_stuck(hand: Hand, legal: tuple[AnyAction, ...]) -> tuple[AnyAction, ...]:
+    # the outside engine's mistake: with nothing to draw, pass is offered beside the plays
+    plays = any(isinstance(action, Play) for action in legal)
+    if _ordinary_turn(hand) and _nothing_to_draw(hand) and plays and PASS not in legal:
+        return (*legal, PASS)
+    return legal
+
+
+def _draw_from_nothing(hand: Hand, legal: tuple[AnyAction, ...]) -> tuple[AnyAction, ...]:
+    # draw is offered although the boneyard is empty (or down to the reserve)
+    if hand.table.draws and _ordinary_turn(hand) and _nothing_to_draw(hand) and DRAW not in legal:
+        return (*legal, DRAW)
+    return legal
+
+
+def _offers(
+    change: Callable[[Hand, tuple[AnyAction, ...]], tuple[AnyAction, ...]],
+) -> Callable[[pytest.MonkeyPatch], Callable[[], ReferenceEngine]]:
+    """A mutant that offers different legal actions (what it accepts is unchanged)."""
+
+    def legal(self: ReferenceEngine) -> list[str]:
+        hand = self._need_hand()
+        return [str(action) for action in change(hand, hand.legal_actions())]
+
+    def install(monkeypatch: pytest.MonkeyPatch) -> Callable[[], ReferenceEngine]:
+        monkeypatch.setattr(ReferenceEngine, "legal", legal)
+        return ReferenceEngine
+
+    return install
+
+
+def _matador_forced(rules: Rules) -> Rules:
+    if rules.pass_when is PassWhen.ONLY_MATADOR_PLAYS:
+        return replace(rules, pass_when=PassWhen.NO_PLAY)
+    return rules
+
+
+_Install = Callable[[pytest.MonkeyPatch], Callable[[], ReferenceEngine]]
+
+#: Each stuck-player mutant, and which resolved rules it changes an answer under.
+STUCK_MUTANTS: dict[str, tuple[_Install, Callable[[Rules], bool]]] = {
+    "pass offered beside a fitting tile when nothing can be drawn": (
+        _offers(_pass_when_stuck),
+        lambda rules: rules.pass_when is not PassWhen.ALWAYS,
+    ),
+    "draw offered with the boneyard empty or at its reserve": (
+        _offers(_draw_from_nothing),
+        lambda rules: rules.draw_when is not DrawWhen.NEVER,
+    ),
+    "a stuck matador forced where the player may keep it and pass": (
+        _rules_mutant(_matador_forced),
+        lambda rules: rules.pass_when is PassWhen.ONLY_MATADOR_PLAYS,
+    ),
+}
+
+#: The rules that decide what a stuck player may do.
+_TURN_RULES = ("draw_when", "pass_when", "draws_per_turn", "after_single_draw")
+
+
+def _turn_configurations() -> dict[str, Rules]:
+    """Every variant at its defaults, and each option value changing its turn rules or reserve."""
+    catalog = Catalog.shipped()
+    found: dict[str, Rules] = {}
+    for variant in catalog.ids():
+        base = catalog.resolve(variant)
+        found[variant] = base
+        for option in base.options:
+            for value in option.values:
+                if value.name == option.default:
+                    continue
+                rules = catalog.resolve(variant, {option.name: value.name})
+                shared = set(base.players) & set(rules.players)
+                if any(getattr(rules, r) != getattr(base, r) for r in _TURN_RULES) or any(
+                    rules.reserve.for_players(n) != base.reserve.for_players(n) for n in shared
+                ):
+                    found[f"{variant}[{option.name}={value.name}]"] = rules
+    return found
+
+
+def test_the_turn_configurations_include_every_drawing_option() -> None:
+    labels = set(_turn_configurations())
+    # by hand from the variant files: the options that change drawing or passing
+    for label in (
+        "gamerules-com[draw=pass]",
+        "gamerules-com[draw=reserve_two]",
+        "gamerules-com[draw=one_then_pass]",
+        "gamerules-com[draw=one_may_keep]",
+        "britannica-1911[knock=holding_matadors]",
+        "britannica-1911[draw=no_seven]",
+        "pagat[stuck_matador=may_pass]",
+        "german[drawn_tile=must_play]",
+        "house[after_draw=any_tile]",
+    ):
+        assert label in labels
+    assert "pagat[set=double_nine]" not in labels
+    assert DrawsPerTurn.ONE in {r.draws_per_turn for r in _turn_configurations().values()}
+    assert AfterSingleDraw.MAY_PLAY_ANY in {
+        r.after_single_draw for r in _turn_configurations().values()
+    }
+
+
+@pytest.mark.parametrize("name", sorted(STUCK_MUTANTS))
+def test_every_stuck_player_mutant_is_caught_wherever_it_matters(name: str) -> None:
+    install, matters = STUCK_MUTANTS[name]
+    needed = {label for label, rules in _turn_configurations().items() if matters(rules)}
+    assert needed
+    runs = [(case, target) for case, target in select(CASES) if target.label() in needed]
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        results = Runner(install(monkeypatch)).run(runs)
+    caught = {r.target.label() for r in results if r.verdict in (Verdict.FAIL, Verdict.ERROR)}
+    assert sorted(needed - caught) == [], f"{name}: not caught on these"

@@ -1,7 +1,9 @@
 """Which rule values the cases exercise, against what the shipped variants use.
 
 The tokens that name rule values are those of
-:mod:`reference_engine.conformance.tokens`.
+:mod:`reference_engine.conformance.tokens`. Whether a case's legal-set checks
+really depend on the value of a turn rule it exercises is worked out by
+:mod:`reference_engine.conformance.decisive` and shown beside.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from ..errors import Reason
 from ..rules import Catalog
 from ..rules.parameters import BY_NAME, NAMES
 from .cases import Case
+from .decisive import VARIED, Decisive, decisive_checks, unchecked
 from .tokens import rules_tokens
 
 
@@ -128,14 +131,55 @@ def coverage_matrix(cases: Sequence[Case], catalog: Catalog) -> dict[str, dict[s
 
 
 def coverage_data(cases: Sequence[Case], catalog: Catalog) -> dict[str, Any]:
-    """``matador conform --coverage --report json``: the report and the variant-by-rule matrix."""
-    return {**coverage_report(cases, catalog), "matrix": coverage_matrix(cases, catalog)}
+    """``matador conform --coverage --report json``: the report, the variant-by-rule matrix,
+    the decisive checks of each turn rule's value and the values never checked decisively."""
+    decisive = decisive_checks(cases, catalog)
+    return {
+        **coverage_report(cases, catalog),
+        "matrix": coverage_matrix(cases, catalog),
+        "decisive": decisive.as_data(),
+        "unchecked": [
+            {"rule_value": u.rule_value, "target": u.target, "cases": list(u.cases)}
+            for u in unchecked(cases, catalog, decisive)
+        ],
+    }
+
+
+def _decisive_table(tokens: dict[str, list[str]], decisive: Decisive) -> Table:
+    """Each turn rule's value: the cases exercising it, those with a decisive legal-set check,
+    and the other values no check tells it apart from."""
+    rows: list[list[Cell | str]] = []
+    for token, ids in sorted(tokens.items()):
+        if token.split("=", 1)[0] not in VARIED:
+            continue
+        found, untold = decisive.cases(token), decisive.untold(token)
+        status = "ok" if found and not untold else "PARTIAL" if found else "NONE"
+        rows.append(
+            [
+                Cell(status, marked=status != "ok"),
+                token,
+                str(len(set(ids))),
+                str(len(found)),
+                ", ".join(untold) or "-",
+            ]
+        )
+    return table(
+        [
+            "",
+            "RULE=VALUE",
+            Column("cases", right=True),
+            Column("decisive", right=True),
+            "never told from",
+        ],
+        rows,
+    )
 
 
 def _tables(cases: Sequence[Case], catalog: Catalog, short: Sequence[str]) -> list[Any]:
     """The headings and tables of the coverage, in order (a heading is a str)."""
     report = coverage_report(cases, catalog)
     matrix = coverage_matrix(cases, catalog)
+    decisive = decisive_checks(cases, catalog)
     status = {True: "ok", False: "MISSING"}
     tokens = table(
         ["", "RULE=VALUE", Column("cases", right=True)],
@@ -169,9 +213,13 @@ def _tables(cases: Sequence[Case], catalog: Catalog, short: Sequence[str]) -> li
         f"WRONG {case_id} declares {', '.join(bad)}, which none of its variants uses"
         for case_id, bad in report["wrong_declarations"].items()
     ] + [f"WRONG reason code {r!r} is not in the vocabulary" for r in report["unknown_reasons"]]
+    wrong += [str(u) for u in unchecked(cases, catalog, decisive)]
     return [
         "rule value coverage (RULE=VALUE: cases exercising it)",
         tokens,
+        "decisive checks of the turn rules (cases whose legal-set checks fail when the rule"
+        " takes another value; the values no check tells it from)",
+        _decisive_table(report["tokens"], decisive),
         "cases of each variant exercising each rule (-: no effect)",
         grid,
         "reason codes provoked",

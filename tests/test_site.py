@@ -67,6 +67,7 @@ def test_the_site_has_every_page_kind(site: Path) -> None:
         "index.html",
         "matrix.html",
         "explain.html",
+        "notation.html",
         "assets/site.css",
         "assets/explain.js",
         "assets/matrix.js",

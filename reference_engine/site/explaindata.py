@@ -5,7 +5,7 @@ For every variant, the options that change what ``matador explain`` answers
 offered on the page; each combination of their values maps to a *profile*: the
 compiled table of placements (every tile's ways of going on each end value, as
 the engine's :meth:`~reference_engine.engine.compiled.Compiled.moves_on` lists
-them), the flags of ``Hand._compute_legal`` (from the same compiled table), the
+them), the flags of ``Hand.legal_actions`` (from the same compiled table), the
 reserve per player count and the citations of the rules a refusal names. The
 page's script (``explain.js``) combines them exactly as the engine's turn does;
 the site's tests hold the two to agreement on many positions.

@@ -5,7 +5,9 @@ site's folder and its content; :mod:`.folder` writes them. The pages are laid
 out by the templates in ``templates/``; the style sheet and the scripts are
 copied from ``static/``; the rule sheets are the sheets' own HTML
 (:func:`~reference_engine.sheets.render.render_html`), one per variant and
-language; the JSON Schemas are copied from the data folder as they are.
+language, put in the site's page frame by :mod:`.sheetpage`; the action
+notation (``spec/notation.md``) is rendered from Markdown; the JSON Schemas are
+copied from the data folder as they are.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from ..sheets.model import build_sheet
 from ..sheets.render import render_html
 from .data import MatrixRow, matrix, variant_view
 from .explaindata import explain_data, explain_script
+from .sheetpage import sheet_parts
 
 HERE = Path(__file__).resolve().parent
 TEMPLATE_DIR = HERE / "templates"
@@ -67,8 +70,35 @@ def _page(template: str, **context: Any) -> str:
         "spec_version": SPEC_VERSION,
         "languages": LANGUAGES,
         "language_names": LANGUAGE_NAMES,
+        "page_lang": "en",
     }
-    return environment().get_template(template).render(**common, **context)
+    return environment().get_template(template).render({**common, **context})
+
+
+def _sheet_page(rules: Rules, lang: str) -> str:
+    """The sheet of ``rules`` in ``lang``: its content as the sheets render it, in the frame."""
+    sheet = build_sheet(rules, lang)
+    return _page(
+        "sheet.html.j2",
+        title=f"{rules.variant} rule sheet in {LANGUAGE_NAMES[lang]}: {sheet.title}",
+        root="../",
+        here="sheet",
+        page_lang=lang,
+        lang=lang,
+        variant=rules.variant,
+        parts=sheet_parts(render_html(sheet)),
+    )
+
+
+def _notation_page() -> str:
+    """``spec/notation.md`` as a page of the site (Markdown rendered, tables on)."""
+    from markdown_it import MarkdownIt
+
+    text = (spec_dir() / "notation.md").read_text(encoding="utf-8")
+    body = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
+    return _page(
+        "notation.html.j2", title="The action notation", root="", here="notation", body=body
+    )
 
 
 def _groups(rows: Sequence[MatrixRow]) -> list[str]:
@@ -85,7 +115,7 @@ def site_files(catalog: Catalog, variants: Sequence[str]) -> list[SiteFile]:
             "index.html",
             _page(
                 "index.html.j2",
-                title="Home",
+                title="Every variant's rules, sheets and tools",
                 root="",
                 here="index",
                 variants=views,
@@ -108,21 +138,24 @@ def site_files(catalog: Catalog, variants: Sequence[str]) -> list[SiteFile]:
             "explain.html",
             _page("explain.html.j2", title="Explain a position", root="", here="explain"),
         ),
+        SiteFile("notation.html", _notation_page()),
     ]
     for view in views:
         files.append(
             SiteFile(
                 f"variants/{view.id}.html",
-                _page("variant.html.j2", title=view.title, root="../", here="variant", v=view),
+                _page(
+                    "variant.html.j2",
+                    title=f"{view.id}: {view.title}",
+                    root="../",
+                    here="variant",
+                    v=view,
+                ),
             )
         )
     for rules in rules_list:
         for lang in LANGUAGES:
-            files.append(
-                SiteFile(
-                    f"sheets/{rules.variant}-{lang}.html", render_html(build_sheet(rules, lang))
-                )
-            )
+            files.append(SiteFile(f"sheets/{rules.variant}-{lang}.html", _sheet_page(rules, lang)))
     data = explain_data(catalog, variants)
     files.append(SiteFile("assets/explain-data.js", explain_script(data)))
     files.append(

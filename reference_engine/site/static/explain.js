@@ -1,4 +1,4 @@
-/* The explain page: the engine's turn (engine/hand.py, _compute_legal, and
+/* The explain page: the engine's turn (engine/hand.py, legal_actions, and
  * engine/refusals.py) applied to the compiled tables in explain-data.js.
  * Nothing here names a variant: the variants, their options and every table
  * come from the data. `MatadorExplain.answer` is the pure part (the site's tests
@@ -178,6 +178,9 @@
     for (var v = 0; v <= table.max_pip; v++) { values.push([v, String(v)]); }
     fillSelect($("end-left"), values, true);
     fillSelect($("end-right"), values, true);
+    $("boneyard").max = String(table.tiles.length - 1);
+    $("boneyard-help").textContent = "a whole number from 0 to " + (table.tiles.length - 1) +
+      " (the double-" + table.max_pip + " set has " + table.tiles.length + " tiles)";
     var held = {};
     Array.prototype.forEach.call(document.querySelectorAll("#hand-tiles input:checked"), function (box) {
       held[box.value] = true;
@@ -232,22 +235,57 @@
     return box;
   }
 
+  /* A whole number typed in `field`, from 0 to `most`; otherwise what is wrong with it. Never a
+   * different number than the one typed: the page answers for the position given or for none. */
+  function wholeNumber(field, name, most) {
+    var text = field.value.trim();
+    field.removeAttribute("aria-invalid");
+    var problem = null;
+    if (field.validity && field.validity.badInput) { problem = name + " must be a whole number"; }
+    else if (text === "") { problem = name + " is empty: give a whole number from 0 to " + most; }
+    else if (!/^[0-9]+$/.test(text)) {
+      problem = name + " is " + text + ": give a whole number from 0 to " + most;
+    } else if (Number(text) > most) {
+      problem = name + " is " + text + ", more than the " + most + " the set allows";
+    }
+    if (problem) { field.setAttribute("aria-invalid", "true"); }
+    return { value: problem ? null : Number(text), problem: problem };
+  }
+
+  function refuse(problems) {
+    var body = $("answer-body");
+    body.textContent = "";
+    var box = el("div", { id: "verdict", "class": "impossible", role: "alert" });
+    box.appendChild(el("p", {}, "Not answered: the position is not valid."));
+    var list = el("ul", { id: "problems" });
+    problems.forEach(function (p) { list.appendChild(el("li", {}, p + ".")); });
+    box.appendChild(list);
+    body.appendChild(box);
+  }
+
   function explain(event) {
     if (event) { event.preventDefault(); }
     var variant = currentVariant();
     var profile = profileFor(variant, chosenOptions(variant));
+    var table = DATA.tables[profile.table];
+    var boneyard = wholeNumber($("boneyard"), "Tiles left to draw", table.tiles.length - 1);
+    var left = wholeNumber($("end-left"), "The left end", table.max_pip);
+    var right = wholeNumber($("end-right"), "The right end", table.max_pip);
+    var problems = [boneyard, left, right].filter(function (r) { return r.problem; })
+      .map(function (r) { return r.problem; });
+    if (problems.length) { refuse(problems); return; }
     var situation = {
       players: Number($("players").value),
       hand: handTiles(),
-      ends: [Number($("end-left").value), Number($("end-right").value)],
-      boneyard: Math.max(0, Math.floor(Number($("boneyard").value) || 0)),
+      ends: [left.value, right.value],
+      boneyard: boneyard.value,
       drawn: $("drawn").value || null
     };
     var result = answer(profile, situation);
     var body = $("answer-body");
     body.textContent = "";
     if (!result.possible) {
-      body.appendChild(el("p", { id: "verdict", "class": "impossible" }, "No such situation: " + result.whyNot + "."));
+      refuse([result.whyNot.charAt(0).toUpperCase() + result.whyNot.slice(1)]);
       return;
     }
     var summary = el("p", { id: "verdict" });

@@ -10,10 +10,13 @@ class ExitStatus(IntEnum):
 
     #: Everything asked for was done, and nothing was wrong.
     OK = 0
-    #: What was asked about is invalid or deviates: a broken variant or record, an
-    #: engine that fails or errors on cases, an output that could not be written.
+    #: What was asked about is invalid or deviates: an unknown name (variant, rule,
+    #: option, case), an input file that is missing, a directory or unreadable, a
+    #: broken variant or record, an engine that fails or errors on cases, an output
+    #: whose write failed after the file was made (a full disk).
     INVALID = 1
-    #: The command line is malformed: an unknown flag, a bad value.
+    #: The command line is malformed: an unknown flag, a bad value, an output path
+    #: that cannot be written (whatever the reason).
     USAGE = 2
     #: ``conform``: a case of the suite itself is broken (its deal breaks its
     #: variant, its option or notation is bad); the engine is not blamed.
@@ -27,3 +30,5 @@ class ExitStatus(IntEnum):
     INTERRUPTED = 130
     #: Stopped by SIGTERM; what was finished is kept.
     TERMINATED = 143
+    #: Stopped by SIGHUP (the terminal went away); what was finished is kept.
+    HUNG_UP = 129

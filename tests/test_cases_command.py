@@ -97,10 +97,10 @@ def test_cases_reads_the_case_files_it_is_given(matador: Callable[..., CliResult
     assert [case["id"] for case in listed] == [case["id"] for case in _suite(path)]
 
 
-def test_a_rule_that_does_not_exist_is_a_usage_error(matador: Callable[..., CliResult]) -> None:
+def test_a_rule_that_does_not_exist_is_invalid_input(matador: Callable[..., CliResult]) -> None:
     result = matador("cases", "--rule", "no_such_rule")
 
-    assert result.code == 2
+    assert result.code == 1
     assert result.err.startswith("matador cases: --rule: no rule called 'no_such_rule'")
 
 

@@ -41,7 +41,9 @@ REPO = Path(__file__).resolve().parents[1]
 PROBLEM_LINE = re.compile(
     r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): (?P<path>\$\S*): (?P<message>.+) \((?P<fix>.+)\)$"
 )
-SUMMARY_LINE = re.compile(r"^(?P<count>\d+) problem\(s\) in (?P<files>\d+) file\(s\) checked$")
+SUMMARY_LINE = re.compile(
+    r"^matador validate: (?P<count>\d+) problem\(s\) in (?P<files>\d+) file\(s\) checked$"
+)
 
 
 def parsed(pattern: re.Pattern[str], line: str) -> re.Match[str]:
@@ -221,7 +223,7 @@ def test_validate_reports_every_problem_of_a_file(
     result = matador("validate", path)
 
     assert result.code == 1
-    assert result.err_lines[-1] == "3 problem(s) in 1 file(s) checked"
+    assert result.err_lines[-1] == "matador validate: 3 problem(s) in 1 file(s) checked"
     assert len(result.err_lines) == 4
 
 
@@ -238,7 +240,7 @@ def test_validate_reports_problems_of_every_file_given(
     assert result.code == 1
     files = {parsed(PROBLEM_LINE, line)["file"] for line in result.err_lines[:-1]}
     assert files == {str(orphan), str(broken)}
-    assert result.err_lines[-1] == "2 problem(s) in 2 file(s) checked"
+    assert result.err_lines[-1] == "matador validate: 2 problem(s) in 2 file(s) checked"
 
 
 def test_validate_child_of_shipped_variant_exits_0(
@@ -254,12 +256,12 @@ def test_validate_child_of_shipped_variant_exits_0(
     assert "child" in result.out
 
 
-def test_validate_directory_is_a_usage_error(
+def test_validate_directory_is_invalid_input(
     matador: Callable[..., CliResult], tmp_path: Path
 ) -> None:
     result = matador("validate", tmp_path)
 
-    assert result.code == 2
+    assert result.code == 1
     assert result.err == f"matador validate: {tmp_path} is a directory; give variant files\n"
 
 
@@ -675,3 +677,36 @@ def test_json_output_refuses_nan_rather_than_writing_it() -> None:
 
     with pytest.raises(ValueError, match="not JSON compliant"):
         _json_text({"odds": float("nan")})
+
+
+# --------------------------------------------------------------------------- 80 columns
+
+
+def test_show_never_breaks_an_option_value_at_80_columns(
+    matador: Callable[..., CliResult],
+) -> None:
+    import re
+
+    from reference_engine.rules import Catalog
+
+    rules = Catalog.shipped().resolve("pagat")
+    values = {value.name for option in rules.options for value in option.values}
+
+    out = matador("show", "pagat", "--width", "80").out
+
+    lines = out.split("options (choose", 1)[1].split("\n\n", 1)[0].splitlines()
+    about = lines[1].index("about")  # the option columns end where "about" begins
+    words = {word for line in lines[3:] for word in re.split(r"[ ,]+", line[:about]) if word}
+    # Every word of the option columns is a whole value or NAME=VALUE, never a part of one.
+    assert {word for word in words if word.split("=")[-1] not in values} == set()
+    assert "central_european_identical" in words
+    assert all(len(line) <= 80 for line in out.splitlines())
+
+
+def test_a_sheet_title_does_not_say_matador_twice(matador: Callable[..., CliResult]) -> None:
+    house = matador("sheet", "house", "--format", "markdown").out.splitlines()
+    french = matador("sheet", "pagat", "--lang", "fr", "--format", "markdown").out.splitlines()
+
+    # The house variant's title starts with the game's name; pagat's French one does not.
+    assert house[2] == "# Matador, the Polish page author's house variant for three"
+    assert french[2].startswith("# Matador: Le Matador")

@@ -86,3 +86,70 @@ def test_shtab_is_loaded_only_by_the_completion_command() -> None:
 
     assert "shtab" not in imported("--help")
     assert "shtab" in imported("completion", "bash")
+
+
+#: Completes the words given, as bash does at <TAB>, and prints the candidates.
+COMPLETE = """
+source "$1"
+shift
+COMP_WORDS=("$@")
+COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+COMP_LINE="${COMP_WORDS[*]}"
+COMP_POINT=${#COMP_LINE}
+COMPREPLY=()
+_shtab_matador
+printf '%s\\n' "${COMPREPLY[@]}"
+"""
+
+
+@pytest.fixture(scope="module")
+def bash_script(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if shutil.which("bash") is None:
+        pytest.skip("bash is not installed")
+    path = tmp_path_factory.mktemp("completion") / "matador.bash"
+    path.write_text(_script("bash"), encoding="utf-8")
+    return path
+
+
+def _complete(script: Path, *words: str) -> list[str]:
+    done = subprocess.run(
+        ["bash", "-c", COMPLETE, "complete", str(script), "matador", *words],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return sorted(line for line in done.stdout.splitlines() if line)
+
+
+@pytest.mark.parametrize(
+    ("words", "expected"),
+    [
+        # Variant ids, as a command's argument and after --variant.
+        (("show", "pa"), ["pagat"]),
+        (("explain", "--variant", "ger"), ["german"]),
+        (("diff", "pagat", "polish"), ["polish", "polish-base"]),
+        # A rule option as NAME=VALUE, every value of it some variant offers.
+        (
+            ("play", "pagat", "-O", "set="),
+            ["set=double_nine", "set=double_six", "set=double_twelve"],
+        ),
+        # Strategies, languages and rules.
+        (("simulate", "german", "--strategy", "keep"), ["keep-matadors"]),
+        (("sheet", "pagat", "--lang", ""), ["en", "fr", "ht", "pl"]),
+        (("cases", "--rule", "matador_"), ["matador_modes"]),
+        # Commands and options, as before.
+        (("expl",), ["explain"]),
+        (("replay", "--for"), ["--format"]),
+    ],
+)
+def test_bash_completes_names_from_the_catalogue(
+    bash_script: Path, words: tuple[str, ...], expected: list[str]
+) -> None:
+    assert _complete(bash_script, *words) == expected
+
+
+def test_the_completion_lists_every_shipped_variant(bash_script: Path) -> None:
+    from reference_engine.rules import Catalog
+
+    assert _complete(bash_script, "show", "") == sorted(Catalog.shipped().ids())

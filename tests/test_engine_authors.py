@@ -432,12 +432,20 @@ def test_example_copies_the_engine_and_its_readme_and_never_overwrites(tmp_path:
     assert not copied.exists()  # all or nothing
 
 
-def test_example_copy_into_a_folder_that_does_not_exist_is_a_usage_error(tmp_path: Path) -> None:
-    code, out, err = matador("example", "python", "--copy", str(tmp_path / "nowhere"))
+def test_example_copy_makes_a_folder_that_does_not_exist(tmp_path: Path) -> None:
+    folder = tmp_path / "new" / "engine"
+    code, out, err = matador("example", "python", "--copy", str(folder))
+    assert (code, err) == (ExitStatus.OK, "")
+    assert out.startswith(f"copied python_engine.py and README.md to {folder}\n")
+    assert sorted(path.name for path in folder.iterdir()) == ["README.md", "python_engine.py"]
+
+
+def test_example_copy_into_a_file_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("mine\n", encoding="utf-8")
+    code, out, err = matador("example", "python", "--copy", str(tmp_path / "file"))
     assert (code, out) == (ExitStatus.USAGE, "")
-    assert (
-        err == f"matador example: --copy: {tmp_path / 'nowhere'} is not a folder; create it first\n"
-    )
+    assert err == f"matador example: --copy: {tmp_path / 'file'} is not a folder\n"
+    assert (tmp_path / "file").read_text(encoding="utf-8") == "mine\n"
 
 
 def test_the_readme_runs_the_installed_node_example(node: str) -> None:

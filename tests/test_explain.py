@@ -7,6 +7,7 @@ readings), not read back from the engine.
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -136,3 +137,85 @@ def test_explain_bad_input_is_a_clear_usage_error(argv: list[str]) -> None:
     code, _, err = matador(*argv)
     assert code == 2
     assert err.startswith("matador explain: ")
+
+
+# --------------------------------------------------------------------------- options, JSON
+
+
+def _with_option(name: str) -> list[str]:
+    """The shipped variants that offer the option ``name``."""
+    return [v for v in CATALOG.ids() if any(o.name == name for o in CATALOG.resolve(v).options)]
+
+
+def test_capital_o_applies_an_option_to_every_variant_that_has_it() -> None:
+    code, out, err = matador("explain", "--hand", "3-4", "--ends", "0,5", "-O", "set=double_nine")
+
+    assert code == 0, err
+    named = [line[:-1] for line in out.splitlines() if line.endswith(":") and " " not in line]
+    having = set(_with_option("set"))
+    assert having  # the larger sets are options of some variants
+    assert named == [f"{v}:set=double_nine" if v in having else v for v in CATALOG.ids()]
+
+
+def test_variant_takes_its_options_after_a_colon() -> None:
+    argv = ["explain", "--hand", "9-9,1-2", "--ends", "9,5", "--players", "4"]
+
+    code, out, err = matador(*argv, "--variant", "pagat:set=double_nine")
+
+    assert code == 0, err
+    assert out.splitlines()[1] == "pagat:set=double_nine:"
+    assert out.splitlines()[2].startswith("  legal: ")  # a double-nine set holds 9-9
+
+
+def test_a_tile_no_selected_set_holds_is_one_line_and_exit_1() -> None:
+    code, out, err = matador("explain", "--hand", "9-9", "--ends", "0,5")
+
+    assert (code, out) == (1, "")
+    assert err.count("\n") == 1
+    assert err.startswith("matador explain: the tile 9-9 is in no selected variant's set")
+    assert err.endswith("; give -O set=double_nine\n")
+
+
+def test_an_option_no_selected_variant_has_is_named() -> None:
+    code, _, err = matador(
+        "explain", "--hand", "3-4", "--ends", "0,5", "--variant", "german", "-O", "crosswise=berndt"
+    )
+
+    assert code == 1
+    assert "'crosswise'" in err and err.startswith("matador explain: ")
+
+
+def test_explain_gives_each_variants_answer_as_json() -> None:
+    argv = ["explain", "--hand", "3-4,2-6", "--ends", "0,5", "--boneyard", "4"]
+    code, out, err = matador(*argv, "--action", "3-4@L", "--format", "json")
+
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["situation"] == {
+        "players": 2,
+        "hand": ["3-4", "2-6"],
+        "ends": [0, 5],
+        "boneyard": 4,
+        "drawn": None,
+        "action": "3-4@L",
+    }
+    entries = {entry["variant"]: entry for entry in data["variants"]}
+    assert list(entries) == CATALOG.ids()
+    # The main rule: the matador 3-4 goes on the blank, either half left open.
+    main = entries["gamerules-com"]
+    assert main["possible"] and main["proposed"]["allowed"]
+    assert {way["leaves"] for way in main["proposed"]["ways"]} == {"3", "4"}
+    # Four players only: no such situation for two.
+    assert entries["pagat"]["possible"] is False and entries["pagat"]["proposed"] is None
+
+
+def test_score_takes_rule_options_and_variants_with_options() -> None:
+    code, out, err = matador("score", "--pips", "3,4", "-O", "set=double_nine", "--format", "json")
+
+    assert code == 0, err
+    labels = [award["variant"] for award in json.loads(out)["awards"]]
+    assert [label for label in labels if ":set=double_nine" in label] != []
+    assert all(label.endswith(":set=double_nine") for label in labels if ":" in label)
+
+    one = matador("score", "--pips", "3,4", "--variant", "german:set=double_nine")
+    assert one[0] == 0 and "german:set=double_nine" in one[1]

@@ -1016,13 +1016,13 @@ def test_replay_prints_every_finding_with_its_rule_and_sources(
     assert done.code == 1 and done.out == ""
     lines = done.err_lines
     assert lines[0] == (
-        f"{path}: /hands/0/deal/hands: hand 1: the deal has 2 hands, not one for each of the "
-        "3 players [bad_deal]"
+        f"matador replay: {path}: /hands/0/deal/hands: hand 1: the deal has 2 hands, "
+        "not one for each of the 3 players [bad_deal]"
     )
     assert lines[1] == "  rule: players"
     assert lines[2].startswith("  source: gamerules-com [text 000, ")
-    assert sum(line.startswith(f"{path}: /hands/") for line in lines) == 4
-    assert lines[-1] == f"{path}: invalid: 4 problem(s)"
+    assert sum(line.startswith(f"matador replay: {path}: /hands/") for line in lines) == 4
+    assert lines[-1] == f"matador replay: {path}: invalid: 4 problem(s)"
 
 
 def test_replay_says_valid_for_a_good_record(tmp_path: Path, matador: Callable[..., Any]) -> None:
@@ -1055,7 +1055,8 @@ def test_replay_refuses_a_broken_file_without_a_traceback(
 def test_replay_refuses_a_directory(tmp_path: Path, matador: Callable[..., Any]) -> None:
     done = matador("replay", tmp_path)
     assert done.code == 1
-    assert done.err.startswith(f"{tmp_path}: a directory") and done.err.count("\n") == 1
+    assert done.err.startswith(f"matador replay: {tmp_path}: a directory")
+    assert done.err.count("\n") == 1
 
 
 # --------------------------------------------------------------------------- never a crash

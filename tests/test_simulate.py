@@ -506,3 +506,62 @@ def test_plot_without_matplotlib_says_how_to_get_it(monkeypatch: pytest.MonkeyPa
 def test_usage_errors_name_the_command_once() -> None:
     _, _, err = matador("german", "--strategy", "clever")
     assert err.count("matador simulate:") == 1
+
+
+# --------------------------------------------------------------------------- the report's header
+
+
+def _german(hands: int) -> Statistics:
+
+    return simulate_all([Catalog.shipped().resolve("german")], hands=hands)[0]
+
+
+def test_the_header_says_how_many_hands_were_dealt_played_and_dealt_again() -> None:
+    from reference_engine.simulate.report import table
+
+    result = _german(300)
+    redealt = result.tally.redeals
+
+    head = table([result]).splitlines()[:2]
+
+    assert head[0] == "300 hands asked for each; strategy random; seed 0"
+    played = f"300 hands dealt, {300 - redealt:,} played"
+    if redealt:
+        played += f"; {redealt} dealt again without play"
+    assert head[1] == f"  A = german, 2 players ({played})"
+
+
+def test_the_header_of_an_interrupted_run_says_what_was_asked_and_played() -> None:
+    from dataclasses import replace
+
+    from reference_engine.simulate.report import table
+
+    result = replace(_german(100), requested=400_000, interrupted="SIGINT")
+
+    head = table([result]).splitlines()[:3]
+
+    assert head[0] == "400,000 hands asked for each, stopped by SIGINT; strategy random; seed 0"
+    assert head[1].startswith(
+        "  A = german, 2 players (100 of 400,000 hands dealt before the stop, "
+    )
+    assert head[2] == "  stopped by SIGINT: these are the chunks finished before it"
+
+
+def test_markdown_gives_the_figures_as_one_table() -> None:
+    status, out, _ = matador("german", "pagat", "--hands", "50", "--format", "markdown")
+
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0] == "50 hands asked for each; strategy random; seed 0"
+    assert lines[2].startswith("- A = german, 2 players (")
+    assert "| figure | A | B | B - A |" in lines
+    rows = [line for line in lines if line.startswith("| ")]
+    # Every figure of either target is a row, after the header and its rule.
+    figures = {m.key for r in _two() for m in r.metrics()}
+    assert len(rows) == 1 + len(figures)
+
+
+def _two() -> tuple[Statistics, ...]:
+
+    catalog = Catalog.shipped()
+    return simulate_all([catalog.resolve("german"), catalog.resolve("pagat")], hands=50)

@@ -16,10 +16,18 @@ what its parsers need (argparse, :mod:`.arguments`); its handlers import the
 work they do when they run, and an option's choices that live in a heavy
 module are given as :class:`~.arguments.Choices`. That keeps ``matador
 --help`` and ``matador list`` fast (tests/test_startup.py).
+
+Every command that prints a result takes ``-o FILE``: a command without its own
+``--output`` (which ``sheet``, ``simulate`` and ``conform`` have, to stream or
+name a default) is given one here, and :func:`_run` writes what its handler
+printed to the file atomically. An output path is checked before any work in
+every command: one that cannot be written is a usage error (2), a write that
+fails once the file was made is not (1).
 """
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from typing import TextIO, cast
 
@@ -40,7 +48,16 @@ from . import (
     site,
     variants,
 )
-from .arguments import Handler, Parser, ParserExit, UsageError, VersionAction
+from .arguments import (
+    Handler,
+    InvalidInput,
+    Parser,
+    ParserExit,
+    UsageError,
+    VersionAction,
+    check_output,
+    output_argument,
+)
 from .output import GuardedOutput, OutputClosed, OutputFailed
 
 #: Each group's parsers, added in this order to ``matador``'s commands.
@@ -92,7 +109,17 @@ def build_parser(stdout: TextIO) -> Parser:
 
     for add_parsers in _GROUPS:
         add_parsers(command)
+    for name, sub in commands.choices.items():
+        if name not in PRINTS_NO_RESULT and not any(a.dest == "output" for a in sub._actions):
+            # What the command prints is written to the file instead (see _run).
+            output_argument(sub, "write what is printed to FILE, atomically (-: standard output)")
+            sub.set_defaults(redirected=True)
     return parser
+
+
+#: The commands that print no result of their own to be written to a file: ``engine``
+#: speaks the protocol on standard output, ``site`` writes a folder.
+PRINTS_NO_RESULT = frozenset({"engine", "site"})
 
 
 def run(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
@@ -136,12 +163,27 @@ def _run(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
         return ExitStatus.USAGE
     handler = COMMANDS[args.command]
     try:
+        output = getattr(args, "output", None)
+        if output is not None and output != "-":
+            check_output(output)  # before any work, in every command: exit 2
         with safeio.size_limit(getattr(args, "max_bytes", None)):
-            return handler(args, stdout, stderr)
+            if output is None or output == "-" or not getattr(args, "redirected", False):
+                return handler(args, stdout, stderr)
+            printed = io.StringIO()
+            status = handler(args, printed, stderr)
+            if printed.getvalue() or status == ExitStatus.OK:
+                safeio.write_atomically(output, printed.getvalue())
+            return status
     except safeio.InputError as error:
-        stderr.write(f"{error.path}: cannot read the file: {error.message}\n")
+        stderr.write(f"matador {args.command}: {error.path}: cannot read the file: ")
+        stderr.write(f"{error.message}\n")
         return ExitStatus.INVALID
     except safeio.OutputError as error:
+        stderr.write(f"matador {args.command}: {error}\n")
+        # A file that could not even be made is a mistake on the command line.
+        failed_later = error.code is safeio.FileProblem.WRITE_FAILED
+        return ExitStatus.INVALID if failed_later else ExitStatus.USAGE
+    except InvalidInput as error:
         stderr.write(f"matador {args.command}: {error}\n")
         return ExitStatus.INVALID
     except UsageError as error:

@@ -12,14 +12,22 @@ from __future__ import annotations
 import argparse
 import math
 import os
-from collections.abc import Callable, Iterable, Iterator
-from typing import NoReturn, TextIO
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from .. import safeio
 
+if TYPE_CHECKING:
+    from ..rules import Rules
+
 
 class UsageError(Exception):
-    """A malformed command line."""
+    """A malformed command line (exit 2)."""
+
+
+class InvalidInput(Exception):
+    """What was asked about is invalid: an unknown name, an impossible question (exit 1)."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -212,6 +220,49 @@ def option_argument(
     )
 
 
+def variant_arguments(parser: argparse.ArgumentParser, *, many: bool = True) -> None:
+    """Give ``parser`` the variants a question is put to: ``--variant ID[:NAME=VALUE,...]``
+    (repeatable when ``many``) and ``-O NAME=VALUE``, applied to every variant that has
+    the option (:func:`resolve_targets` reads them)."""
+    parser.add_argument(
+        "--variant",
+        action="append" if many else "store",
+        default=[] if many else None,
+        metavar="ID[:NAME=VALUE,...]",
+        help="only this variant, with these options"
+        + (" (repeatable; default: every shipped variant)" if many else ""),
+    )
+    option_argument(parser, "choose an option for every variant that has it (repeatable)")
+
+
+def select_targets(
+    texts: Sequence[str], options: Sequence[str]
+) -> list[tuple[str, dict[str, str]]]:
+    """Each ``ID[:NAME=VALUE,...]`` in ``texts`` (none: every shipped variant) as its id
+    and the options chosen for it, the ``-O`` options added to each variant that has them.
+
+    An option that no variant has, or an unknown variant, raises ``RulesError``
+    (exit 1); a malformed ``ID:...`` or an option set two ways, :class:`UsageError`.
+    """
+    from ..disputes.naming import selected
+    from ..rules import Catalog, RulesError, parse_option_assignments
+
+    try:
+        return selected(Catalog.shipped(), texts, parse_option_assignments(options))
+    except ValueError as error:
+        if isinstance(error, RulesError):
+            raise
+        raise UsageError(str(error)) from None
+
+
+def resolve_targets(texts: Sequence[str], options: Sequence[str]) -> list[Rules]:
+    """The rules of each variant :func:`select_targets` selects."""
+    from ..rules import Catalog
+
+    catalog = Catalog.shipped()
+    return [catalog.resolve(variant, chosen) for variant, chosen in select_targets(texts, options)]
+
+
 def selection_arguments(parser: argparse.ArgumentParser) -> None:
     """Give ``parser`` the filters of the conformance cases that ``conform`` and ``cases`` share."""
     parser.add_argument(
@@ -240,8 +291,25 @@ def selection_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def case_inputs_problem(items: Sequence[str]) -> str | None:
+    """What is wrong with the case files and folders ``--cases`` names, or None:
+    a path that does not exist, or a folder with no case file (``*.yaml``) in it."""
+    missing = [item for item in items if not os.path.exists(item)]
+    if missing:
+        return f"no such file or folder: {', '.join(missing)}"
+    for item in items:
+        if os.path.isdir(item) and next(Path(item).rglob("*.yaml"), None) is None:
+            return f"no case file (*.yaml) in {item}"
+    return None
+
+
 def output_argument(parser: argparse.ArgumentParser, help: str) -> None:
-    """Give ``parser`` the file it writes, ``--output``/``-o FILE``."""
+    """Give ``parser`` the file it writes, ``--output``/``-o FILE`` (``-``: standard output).
+
+    A command that prints its result and has no ``--output`` of its own is given
+    one by :func:`~reference_engine.cli.app.build_parser`, which writes what it
+    prints to the file.
+    """
     parser.add_argument("--output", "-o", metavar="FILE", help=help)
 
 
@@ -249,9 +317,12 @@ def check_output(path: str | os.PathLike[str]) -> None:
     """Raise :class:`UsageError` unless ``path`` can be written, before any work is done.
 
     An output file that cannot be written is a mistake on the command line (exit
-    2) in every command; a write that fails later is not (exit 1).
+    2) in every command, whatever the reason (no such folder, a folder where no
+    file can be made, a file that is a folder); a write that fails later (a full
+    disk) is not (exit 1). The check makes, then removes, a temporary file beside
+    ``path``, so that it fails where the write would.
     """
     try:
-        safeio.check_output_path(path)
+        safeio.AtomicFile(path).discard()
     except safeio.OutputError as error:
         raise UsageError(str(error)) from None

@@ -11,14 +11,19 @@ The suite is imported only when the command runs.
 from __future__ import annotations
 
 import argparse
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..exits import ExitStatus
 from . import tables
-from .arguments import AddCommand, Handler, max_bytes_argument, selection_arguments
+from .arguments import (
+    AddCommand,
+    Handler,
+    case_inputs_problem,
+    max_bytes_argument,
+    selection_arguments,
+)
 from .output import json_text
 
 if TYPE_CHECKING:
@@ -47,9 +52,9 @@ def _cases(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..conformance.tokens import declaration_problem
     from ..rules import Catalog
 
-    missing = [item for item in args.cases if not os.path.exists(item)]
-    if missing:
-        stderr.write(f"matador cases: --cases: no such file or folder: {', '.join(missing)}\n")
+    why = case_inputs_problem(args.cases)
+    if why is not None:
+        stderr.write(f"matador cases: --cases: {why}\n")
         return ExitStatus.INVALID
     catalog = Catalog.shipped()
     unknown = [variant for variant in args.variant if variant not in catalog.ids()]
@@ -60,7 +65,7 @@ def _cases(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         why = declaration_problem(rule)
         if why is not None:
             stderr.write(f"matador cases: --rule: {why}\n")
-            return ExitStatus.USAGE
+            return ExitStatus.INVALID
     cases, problems = load_cases(case_paths(args.cases), catalog)
     for problem in problems:
         stderr.write(f"{problem}\n")

@@ -39,18 +39,71 @@ def _actions(parser: argparse.ArgumentParser) -> Iterator[argparse.Action]:
                 yield from _actions(command)
 
 
+def _words() -> dict[str, tuple[str, tuple[str, ...]]]:
+    """The names an argument completes to, by the argument's ``dest``, read now from the
+    catalogue: variant ids, ``NAME=VALUE`` of every option, strategies, rule names; each
+    with the name of its kind."""
+    from ..engine.strategies import STRATEGIES
+    from ..rules import Catalog
+    from ..rules.parameters import PARAMETERS
+
+    catalog = Catalog.shipped()
+    ids = tuple(catalog.ids())
+    options = sorted(
+        {
+            f"{option.name}={value.name}"
+            for variant in ids
+            for option in catalog.resolve(variant).options
+            for value in option.values
+        }
+    )
+    by_kind = {
+        "variants": ids,
+        "options": tuple(options),
+        "strategies": tuple(STRATEGIES),
+        "rules": tuple(parameter.name for parameter in PARAMETERS),
+    }
+    kinds = {
+        "variant": "variants",
+        "variants": "variants",
+        "first": "variants",
+        "second": "variants",
+        "option": "options",
+        "strategy": "strategies",
+        "rule": "rules",
+    }
+    return {dest: (kind, by_kind[kind]) for dest, kind in kinds.items()}
+
+
+def _static(kind: str, words: tuple[str, ...]) -> dict[str, object]:
+    """A shtab completion of ``words`` for each shell, with the bash function it needs."""
+    listed = " ".join(words)
+    function = f"_matador_compgen_{kind}"
+    return {
+        "bash": function,
+        "zsh": f"({listed})",
+        "fish": f"(string split ' ' '{listed}')",
+        "preamble": {"bash": f'{function}() {{\n  compgen -W "{listed}" -- "$1"\n}}\n'},
+    }
+
+
 def script(shell: str) -> str:
-    """The completion script of ``matador`` for ``shell``."""
+    """The completion script of ``matador`` for ``shell``: every command and option, file
+    names where a file is named, and the shipped variant ids, option values, strategies
+    and rule names where those are asked for."""
     import shtab
 
     from .app import build_parser
 
     # The parser's own help output is never written: completion only reads the parser.
     parser = build_parser(io.StringIO())
+    words = _words()
     for action in _actions(parser):
         # An argument that names a file or folder completes to the files there.
         if isinstance(action.metavar, str) and _NAMES_A_FILE.search(action.metavar):
             action.complete = shtab.FILE  # type: ignore[attr-defined]
+        elif action.dest in words and action.choices is None:
+            action.complete = _static(*words[action.dest])  # type: ignore[attr-defined]
     text: str = shtab.complete(parser, shell=shell)
     return text if text.endswith("\n") else text + "\n"
 

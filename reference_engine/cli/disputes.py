@@ -12,12 +12,21 @@ from typing import TYPE_CHECKING, TextIO
 
 from .. import safeio
 from ..exits import ExitStatus
-from .arguments import AddCommand, Handler, UsageError, max_bytes_argument
+from .arguments import (
+    AddCommand,
+    Handler,
+    InvalidInput,
+    UsageError,
+    max_bytes_argument,
+    option_argument,
+    resolve_targets,
+    select_targets,
+    variant_arguments,
+)
 from .output import json_text
 from .tables import format_arguments
 
 if TYPE_CHECKING:
-    from ..rules import Rules
     from .tables import Table
 
 
@@ -27,11 +36,13 @@ def add_parsers(command: AddCommand) -> None:
     compare_command.add_argument(
         "variants", nargs="*", metavar="ID[:NAME=VALUE,...]", help="variants (default: all)"
     )
+    option_argument(compare_command, "choose an option for every variant that has it (repeatable)")
     format_arguments(compare_command, ("table", "json", "markdown", "html"))
 
     diff_command = command("diff", "only the rules that differ between two variants")
     diff_command.add_argument("first", metavar="A", help="ID or ID:NAME=VALUE,...")
     diff_command.add_argument("second", metavar="B", help="ID or ID:NAME=VALUE,...")
+    option_argument(diff_command, "choose an option for both variants, where they have it")
     format_arguments(diff_command)
 
     score_command = command("score", "what every variant awards for the same hand")
@@ -44,21 +55,13 @@ def add_parsers(command: AddCommand) -> None:
     score_command.add_argument(
         "--teams", action="store_true", help="four players in two sides (seats 0+2 and 1+3)"
     )
-    score_command.add_argument(
-        "--variant",
-        action="append",
-        default=[],
-        metavar="ID",
-        help="only this variant (repeatable; default: every shipped variant)",
-    )
+    variant_arguments(score_command)
     format_arguments(score_command)
 
     odds_command = command("odds", "exact matador odds for a hand, and which tiles answer an end")
     odds_command.add_argument("--set", type=int, default=6, metavar="N", help="double-N set")
     odds_command.add_argument("--hand", type=int, default=7, metavar="K", help="tiles in hand")
-    odds_command.add_argument(
-        "--variant", metavar="ID[:NAME=VALUE,...]", help="count answers under this variant"
-    )
+    variant_arguments(odds_command, many=False)
     format_arguments(odds_command, json_alias=True)
 
     explain_command = command(
@@ -77,35 +80,15 @@ def add_parsers(command: AddCommand) -> None:
         metavar="ACTION",
         help="the proposed action: 3-4@L (any way), 3-4@L:3, draw, pass",
     )
+    variant_arguments(explain_command)
     explain_command.add_argument(
-        "--variant",
-        action="append",
-        default=[],
-        metavar="ID",
-        help="only this variant (repeatable; default: every shipped variant)",
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text, or JSON: per variant, the legal actions and the proposed action's "
+        "verdict with its reason and rule (docs/json-output.md)",
     )
     max_bytes_argument(explain_command)
-
-
-def _resolve_target(text: str) -> Rules:
-    from ..disputes import parse_target
-    from ..rules import Catalog
-
-    try:
-        variant, options = parse_target(text)
-    except ValueError as error:
-        raise UsageError(str(error)) from None
-    return Catalog.shipped().resolve(variant, options)
-
-
-def _unknown_variants(args: argparse.Namespace, known: list[str], stderr: TextIO) -> bool:
-    """Whether ``--variant`` names a variant that is not shipped (said on ``stderr``)."""
-    unknown = [variant for variant in args.variant if variant not in known]
-    if unknown:
-        stderr.write(
-            f"matador {args.command}: unknown variant(s) {', '.join(unknown)}; see matador list\n"
-        )
-    return bool(unknown)
 
 
 def _write_table(found: Table, args: argparse.Namespace, stdout: TextIO, head: str = "") -> None:
@@ -125,11 +108,10 @@ def _compare(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..rules import Catalog
     from .tables import style_for
 
-    if not args.variants and args.format == "markdown":
+    if not args.variants and not args.option and args.format == "markdown":
         stdout.write(comparison_document(Catalog.shipped()))
         return ExitStatus.OK
-    targets = args.variants or Catalog.shipped().ids()
-    rules_list = [_resolve_target(t) for t in targets]
+    rules_list = resolve_targets(args.variants, args.option)
     if args.format == "json":
         stdout.write(json_text(compare_data(rules_list), ensure_ascii=False))
     elif args.format == "table":
@@ -143,7 +125,7 @@ def _compare(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 def _diff(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..disputes.comparison import diff_data, diff_heading, diff_table
 
-    first, second = _resolve_target(args.first), _resolve_target(args.second)
+    first, second = resolve_targets([args.first, args.second], args.option)
     if args.format == "json":
         stdout.write(json_text(diff_data(first, second), ensure_ascii=False))
     elif diff_table(first, second).rows:
@@ -172,11 +154,10 @@ def _score(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if args.domino is not None and pips[args.domino] != 0:
         raise UsageError(f"--domino {args.domino}: the player who went out holds no pips")
     catalog = Catalog.shipped()
-    if _unknown_variants(args, catalog.ids(), stderr):
-        return ExitStatus.INVALID
+    chosen = select_targets(args.variant, args.option)
     termination = Termination.BLOCKED if args.domino is None else Termination.DOMINO
     awards = score_everywhere(
-        catalog, pips, termination, args.domino, teams=args.teams, variants=args.variant
+        catalog, pips, termination, args.domino, teams=args.teams, variants=chosen
     )
     if args.format == "json":
         stdout.write(json_text(score_data(awards, pips, termination, args.teams)))
@@ -194,7 +175,12 @@ def _odds(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if not 1 <= args.set <= 18:
         raise UsageError("--set: give N between 1 and 18")
     catalog = Catalog.shipped()
-    rules = _resolve_target(args.variant) if args.variant else main_rule(catalog, args.set)
+    if args.variant or args.option:
+        rules = resolve_targets(
+            [args.variant or main_rule(catalog, args.set).variant], args.option
+        )[0]
+    else:
+        rules = main_rule(catalog, args.set)
     if rules.max_pip != args.set:
         raise UsageError(f"{rules.variant} plays the double-{rules.max_pip} set, not {args.set}")
     try:
@@ -214,7 +200,7 @@ def _odds(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 
 def _explain(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    from ..disputes.explain import Situation, explain
+    from ..disputes.explain import Situation, answer, explain_data, explain_text, nowhere
     from ..rules import Catalog, RulesError
     from ..rules.yamldoc import input_problem, parse_yaml
 
@@ -230,7 +216,7 @@ def _explain(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         if document is None:
             raise RulesError(problems)
         if not isinstance(document.data, dict):
-            raise UsageError(f"{args.situation}: a situation is a mapping of fields")
+            raise InvalidInput(f"{args.situation}: a situation is a mapping of fields")
         data.update(document.data)
     flags = {
         "hand": args.hand and args.hand.split(","),
@@ -242,13 +228,19 @@ def _explain(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     }
     data.update({key: value for key, value in flags.items() if value is not None})
     catalog = Catalog.shipped()
-    if _unknown_variants(args, catalog.ids(), stderr):
-        return ExitStatus.INVALID
+    rules_list = resolve_targets(args.variant, args.option)
     try:
         situation = Situation.from_data(data)
-        stdout.write(explain(catalog, situation, args.variant))
-    except ValueError as error:
+        answers = [answer(rules, situation) for rules in rules_list]
+    except ValueError as error:  # a malformed tile, end or action
         raise UsageError(str(error)) from None
+    why = nowhere(catalog, situation, answers)
+    if why is not None:
+        raise InvalidInput(why)
+    if args.format == "json":
+        stdout.write(json_text(explain_data(situation, answers), ensure_ascii=False))
+    else:
+        stdout.write(explain_text(situation, answers))
     return ExitStatus.OK
 
 

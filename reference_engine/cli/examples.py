@@ -4,9 +4,10 @@
 ships with the package, so an installed suite can run it from any folder
 (``matador conform --engine "node $(matador example node)"``); ``python``
 gives the Python example, an in-process engine. ``--copy DIR`` copies the
-example and the README that says how to run it into DIR, refusing to
-overwrite a file there. Exit 0 when done, 1 when the example is not installed
-or a file is in the way, 2 for a folder that does not exist.
+example and the README that says how to run it into DIR (made, with its
+parents, when it does not exist), refusing to overwrite a file there. Exit 0
+when done, 1 when the example is not installed or a file is in the way, 2 for
+a DIR that is not a folder or cannot be made.
 """
 
 from __future__ import annotations
@@ -71,8 +72,14 @@ def _copy(
     """Copy ``sources`` into ``folder``: all of them, or, when one is in the way, none."""
     from ..safeio import write_atomically
 
+    if not folder.exists() and not folder.is_symlink():
+        try:
+            folder.mkdir(parents=True)  # a new folder (and its parents): nothing to overwrite
+        except OSError as error:
+            stderr.write(f"matador example: --copy: cannot make {folder}: {error.strerror}\n")
+            return ExitStatus.USAGE
     if not folder.is_dir():
-        stderr.write(f"matador example: --copy: {folder} is not a folder; create it first\n")
+        stderr.write(f"matador example: --copy: {folder} is not a folder\n")
         return ExitStatus.USAGE
     targets = [folder / source.name for source in sources]
     for target in targets:

@@ -8,11 +8,22 @@ from __future__ import annotations
 import argparse
 import random
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..exits import ExitStatus
-from .arguments import AddCommand, Choices, Handler, max_bytes_argument, option_argument
+from .arguments import (
+    AddCommand,
+    Choices,
+    Handler,
+    max_bytes_argument,
+    option_argument,
+    resolve_targets,
+)
 from .output import json_text
+from .tables import format_arguments
+
+if TYPE_CHECKING:
+    from ..engine.findings import ReplayReport
 
 
 def _strategy_names() -> list[str]:
@@ -24,7 +35,9 @@ def _strategy_names() -> list[str]:
 def add_parsers(command: AddCommand) -> None:
     """Add ``play`` and ``replay`` to ``matador``'s commands."""
     play = command("play", "play a match with a simple strategy and print it")
-    play.add_argument("variant", metavar="VARIANT", help="variant id (see: matador list)")
+    play.add_argument(
+        "variant", metavar="ID[:NAME=VALUE,...]", help="variant id (see: matador list)"
+    )
     option_argument(play)
     play.add_argument("--players", type=int, metavar="N", help="number of players")
     play.add_argument("--seed", type=int, metavar="S", help="seed for the deals and choices")
@@ -36,10 +49,17 @@ def add_parsers(command: AddCommand) -> None:
         help="how each action is chosen: %(choices)s (default: random)",
     )
     play.add_argument("--hands", type=int, metavar="N", help="stop after N hands")
-    play.add_argument("--json", action="store_true", help="print the game record as JSON")
+    format_arguments(play, ("text", "json"), json_alias=True, width=False)
 
     replay_command = command("replay", "check a game record against its variant's rules")
     replay_command.add_argument("record", metavar="RECORD.json", help="a game record")
+    replay_command.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text, or JSON: valid or not, the hands and actions checked, and every problem "
+        "as the record check gives it (kind, pointer, message, reason, rule)",
+    )
     max_bytes_argument(replay_command)
 
 
@@ -47,9 +67,8 @@ def _play(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..engine.record import match_record, play_match
     from ..engine.strategies import STRATEGIES
     from ..engine.transcript import transcript
-    from ..rules import Catalog, parse_option_assignments
 
-    rules = Catalog.shipped().resolve(args.variant, parse_option_assignments(args.option))
+    (rules,) = resolve_targets([args.variant], args.option)
     players = args.players if args.players is not None else min(rules.players)
     if players not in rules.players:
         allowed = ", ".join(map(str, rules.players))
@@ -62,7 +81,7 @@ def _play(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     match = play_match(
         rules, players, seed=seed, strategy=STRATEGIES[args.strategy], max_hands=args.hands
     )
-    if args.json:
+    if args.format == "json":
         record = match_record(match, seed=seed, strategy=args.strategy)
         stdout.write(json_text(record))
     else:
@@ -79,14 +98,17 @@ def _replay(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     try:
         record = parse_record(read_input(path, FileKind.JSON))
     except InputError as error:
-        stderr.write(f"{error}\n")
+        stderr.write(f"matador replay: {error}\n")
         return ExitStatus.INVALID
     except RecordSyntaxError as error:
-        stderr.write(f"{path}: {error}\n")
+        stderr.write(f"matador replay: {path}: {error}\n")
         return ExitStatus.INVALID
     report = replay(record)
+    if args.format == "json":
+        stdout.write(json_text(_replay_data(path, report)))
+        return ExitStatus.OK if report.ok else ExitStatus.INVALID
     for finding in report.findings:
-        stderr.write(f"{path}: {finding}\n")
+        stderr.write(f"matador replay: {path}: {finding}\n")
         if finding.rule:
             stderr.write(f"  rule: {finding.rule}\n")
         for citation in finding.citations:
@@ -97,7 +119,7 @@ def _replay(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if not report.ok:
         count = len(report.findings) + report.omitted
         shown = f" ({report.omitted} not shown)" if report.omitted else ""
-        stderr.write(f"{path}: invalid: {count} problem(s){shown}\n")
+        stderr.write(f"matador replay: {path}: invalid: {count} problem(s){shown}\n")
         return ExitStatus.INVALID
     variant = report.match.rules.variant if report.match is not None else "its variant"
     stdout.write(
@@ -107,6 +129,49 @@ def _replay(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     for number, outcome in enumerate(report.outcomes, start=1):
         stdout.write(f"  hand {number}: {describe_outcome(outcome)}\n")
     return ExitStatus.OK
+
+
+def _replay_data(path: Path, report: ReplayReport) -> dict[str, Any]:
+    """``matador replay --format json``: the verdict, what was checked, every problem."""
+    from ..engine.transcript import describe_outcome
+
+    return {
+        "record": str(path),
+        "valid": report.ok,
+        "variant": None if report.match is None else report.match.rules.variant,
+        "hands": report.hands,
+        "actions": report.actions,
+        "outcomes": [
+            {
+                "winner": outcome.winner,
+                "points": list(outcome.points),
+                "described": describe_outcome(outcome),
+            }
+            for outcome in report.outcomes
+        ],
+        "problems": [
+            {
+                "kind": finding.kind.value,
+                "message": finding.message,
+                "pointer": finding.pointer,
+                "hand": finding.hand,
+                "action": finding.action,
+                "reason": finding.reason,
+                "rule": finding.rule,
+                "citations": [
+                    {
+                        "publication": c.publication,
+                        "text": c.text,
+                        "section": c.section,
+                        "says": c.says,
+                    }
+                    for c in finding.citations
+                ],
+            }
+            for finding in report.findings
+        ],
+        "omitted": report.omitted,
+    }
 
 
 #: The handlers of this group's commands.

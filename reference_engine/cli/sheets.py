@@ -40,7 +40,7 @@ def _sheet(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..sheets.model import build_sheet
     from ..sheets.render import PdfUnavailableError, render_html, render_markdown, render_pdf
 
-    to_stdout = args.format != "pdf" and args.output is None
+    to_stdout = args.format != "pdf" and args.output in (None, "-")
     path = Path(args.output or f"{args.variant}-{args.lang}.pdf")
     if not to_stdout:
         # Before any work: a path that cannot be written is said at once, and an

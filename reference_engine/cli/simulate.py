@@ -88,7 +88,10 @@ def add_parsers(command: AddCommand) -> None:
         help="run the chunks on this Dask scheduler (needs the 'dask' extra)",
     )
     simulate.add_argument(
-        "--format", choices=["table", "json", "csv"], default="table", help="report format"
+        "--format",
+        choices=["table", "markdown", "json", "csv"],
+        default="table",
+        help="report format (default table)",
     )
     output_argument(simulate, "write the report to FILE")
     simulate.add_argument(
@@ -139,7 +142,7 @@ def _simulate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     except UnknownStrategy as error:
         raise UsageError(str(error)) from None
     for path in (args.output, args.plot):
-        if path is not None:
+        if path is not None and path != "-":
             check_output(path)
     if args.plot is not None and not args.plot.lower().endswith((".png", ".svg")):
         raise UsageError("--plot takes a FILE.png or FILE.svg")
@@ -175,7 +178,7 @@ def _simulate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             stderr.write(f"{error}\n")
             return ExitStatus.INVALID
     report = FORMATS[args.format](results)
-    if args.output is None:
+    if args.output is None or args.output == "-":
         stdout.write(report)
     else:
         safeio.write_atomically(args.output, report)

@@ -8,25 +8,43 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..exits import ExitStatus
-from .arguments import AddCommand, Handler, max_bytes_argument, option_argument
+from .arguments import (
+    AddCommand,
+    Handler,
+    max_bytes_argument,
+    option_argument,
+    resolve_targets,
+)
 from .output import json_text
 from .tables import format_arguments
+
+if TYPE_CHECKING:
+    from ..rules import Problem
 
 
 def add_parsers(command: AddCommand) -> None:
     """Add ``validate``, ``list`` and ``show`` to ``matador``'s commands."""
     validate = command("validate", "check variant files (default: every shipped variant)")
     validate.add_argument("paths", nargs="*", metavar="PATH", help="variant files to check")
+    validate.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text (problems on standard error), or JSON: the variants checked and every "
+        "problem (code, message, file, line, column, path, fix) on standard output",
+    )
     max_bytes_argument(validate)
 
     listing = command("list", "list the variants with their sources")
     format_arguments(listing)
 
     show = command("show", "print a variant's resolved rules with their citations")
-    show.add_argument("variant", metavar="ID", help="variant id (see: matador list)")
+    show.add_argument(
+        "variant", metavar="ID[:NAME=VALUE,...]", help="variant id (see: matador list)"
+    )
     option_argument(show)
     format_arguments(show, json_alias=True)
 
@@ -38,7 +56,7 @@ def _validate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     for path in paths:
         if os.path.isdir(path):  # not Path.is_dir(): it raises on a name too long
             stderr.write(f"matador validate: {path} is a directory; give variant files\n")
-            return ExitStatus.USAGE
+            return ExitStatus.INVALID
     catalog = Catalog.load(paths, with_shipped=not paths)
     if paths and catalog.files:
         # A given file loaded, and may extend or stand in for a shipped variant;
@@ -55,14 +73,38 @@ def _validate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         for problem in Catalog(catalog.files).problems(checked)
         if problem not in load_problems
     ]
+    files = len(paths) if paths else len(checked) + len({p.file for p in catalog.load_problems})
+    if args.format == "json":
+        stdout.write(json_text(_validate_data(files, checked, problems), ensure_ascii=False))
+        return ExitStatus.INVALID if problems else ExitStatus.OK
     for problem in problems:
         stderr.write(f"{problem}\n")
-    files = len(paths) if paths else len(checked) + len({p.file for p in catalog.load_problems})
     if problems:
-        stderr.write(f"{len(problems)} problem(s) in {files} file(s) checked\n")
+        stderr.write(f"matador validate: {len(problems)} problem(s) in {files} file(s) checked\n")
         return ExitStatus.INVALID
     stdout.write(f"{files} variant file(s) valid: {', '.join(checked)}\n")
     return ExitStatus.OK
+
+
+def _validate_data(files: int, checked: list[str], problems: list[Problem]) -> dict[str, Any]:
+    """``matador validate --format json``: what was checked and every problem found."""
+    return {
+        "valid": not problems,
+        "files": files,
+        "variants": checked,
+        "problems": [
+            {
+                "code": problem.code.value,
+                "message": problem.message,
+                "file": problem.file,
+                "line": problem.line,
+                "column": problem.column,
+                "path": problem.json_path,
+                "fix": problem.fix,
+            }
+            for problem in problems
+        ],
+    }
 
 
 def _list(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -99,12 +141,10 @@ def _list(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 
 def _show(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    from ..rules import Catalog, parse_option_assignments
     from ..rules.present import rules_data, rules_lines, rules_markdown
     from .tables import style_for
 
-    options = parse_option_assignments(args.option)
-    rules = Catalog.shipped().resolve(args.variant, options)
+    (rules,) = resolve_targets([args.variant], args.option)
     if args.format == "json":
         stdout.write(json_text(rules_data(rules), ensure_ascii=False))
     elif args.format == "markdown":

@@ -1,6 +1,6 @@
 """Settling disputes: every source side by side, one verb per module.
 
-- ``naming``: a variant with options, read from ``ID:NAME=VALUE,...`` and labelled back;
+- ``naming``: a variant with options, read from ``ID:NAME=VALUE,...`` and ``-O``, and labelled back;
 - ``comparison``: ``matador compare`` and ``matador diff`` (every rule of every variant, or of two);
 - ``score``: ``matador score`` (what every variant awards for the same hand);
 - ``probability``: ``matador odds`` (exact matador odds, and the tiles that answer an end);

@@ -22,6 +22,7 @@ from ..errors import DealError, IllegalActionError, NotationError
 from ..notation import PARTIAL_PATTERN
 from ..rules import Catalog, Citation, Rules
 from ..rules.vocabulary import Shape
+from .naming import label
 
 
 @dataclass(frozen=True)
@@ -173,7 +174,7 @@ def explain_text(situation: Situation, answers: Sequence[Answer]) -> str:
         lines.append(f"proposed: {situation.action}")
     verdicts: dict[str, list[str]] = {}
     for item in answers:
-        name = item.rules.variant
+        name = label(item.rules)
         lines.append(f"{name}:")
         if not item.possible:
             lines.append(f"  (no such situation: {item.why_not})")
@@ -208,7 +209,96 @@ def explain_text(situation: Situation, answers: Sequence[Answer]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def explain(catalog: Catalog, situation: Situation, variants: Sequence[str] = ()) -> str:
-    """Explain ``situation`` under every (or the given) variant at its default options."""
-    rules_list = [catalog.resolve(variant) for variant in variants or catalog.ids()]
-    return explain_text(situation, [answer(rules, situation) for rules in rules_list])
+def explain_data(situation: Situation, answers: Sequence[Answer]) -> dict[str, Any]:
+    """``matador explain --format json``: the situation, then per variant whether it can
+    arise, the legal actions and, for a proposed action, whether it is allowed (the ways
+    it can be played and what can follow) or refused (the reason code and the rule)."""
+    return {
+        "situation": {
+            "players": situation.players,
+            "hand": [str(tile) for tile in situation.hand],
+            "ends": list(situation.ends),
+            "boneyard": situation.boneyard,
+            "drawn": None if situation.drawn is None else str(situation.drawn),
+            "action": situation.action,
+        },
+        "variants": [_answer_data(item, situation.action) for item in answers],
+    }
+
+
+def _answer_data(item: Answer, action: str | None) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "variant": label(item.rules),
+        "possible": item.possible,
+        "why_not": item.why_not or None,
+        "legal": list(item.legal),
+        "proposed": None,
+    }
+    if item.possible and action:
+        data["proposed"] = {
+            "action": action,
+            "allowed": item.verdict == "yes",
+            "reason": item.reason,
+            "rule": item.rule,
+            "detail": item.detail or None,
+            "ways": [
+                {"action": way, "leaves": end or None, "followers": followers}
+                for way, end, followers in item.placements
+            ],
+            "citations": [
+                {"publication": c.publication, "text": c.text, "section": c.section, "says": c.says}
+                for c in item.citations
+            ],
+        }
+    return data
+
+
+def answers_for(
+    catalog: Catalog,
+    situation: Situation,
+    variants: Sequence[str | tuple[str, Mapping[str, str]]] = (),
+) -> list[Answer]:
+    """``situation`` answered under every shipped variant, or under ``variants`` (ids, or
+    ids with the options chosen)."""
+    targets = [(v, {}) if isinstance(v, str) else v for v in variants or catalog.ids()]
+    return [answer(catalog.resolve(variant, options), situation) for variant, options in targets]
+
+
+def nowhere(catalog: Catalog, situation: Situation, answers: Sequence[Answer]) -> str | None:
+    """Why no variant answered can hold ``situation``, in one line with a fix; None when
+    one can."""
+    if not answers or any(item.possible for item in answers):
+        return None
+    largest = max(item.rules.max_pip for item in answers)
+    needed = max([*situation.ends, *(tile.high for tile in situation.hand)])
+    if needed > largest:
+        tiles = [str(tile) for tile in situation.hand if tile.high > largest]
+        what = f"the tile {tiles[0]}" if tiles else f"the value {needed}"
+        return f"{what} is in no selected variant's set (the largest is double-{largest})" + (
+            _larger_set(catalog, answers, needed)
+        )
+    if all(situation.players not in item.rules.players for item in answers):
+        return f"no selected variant is played by {situation.players} players"
+    reasons = dict.fromkeys(item.why_not for item in answers)
+    return "no selected variant can be in this situation: " + "; ".join(reasons)
+
+
+def _larger_set(catalog: Catalog, answers: Sequence[Answer], needed: int) -> str:
+    """``; give -O NAME=VALUE`` for the first option of an answered variant whose value
+    plays a set with ``needed`` pips, or nothing when none does."""
+    for item in answers:
+        for option in item.rules.options:
+            for value in option.values:
+                chosen = {**item.rules.chosen, option.name: value.name}
+                if catalog.resolve(item.rules.variant, chosen).max_pip >= needed:
+                    return f"; give -O {option.name}={value.name}"
+    return ""
+
+
+def explain(
+    catalog: Catalog,
+    situation: Situation,
+    variants: Sequence[str | tuple[str, Mapping[str, str]]] = (),
+) -> str:
+    """Explain ``situation`` under every (or the given) variant."""
+    return explain_text(situation, answers_for(catalog, situation, variants))

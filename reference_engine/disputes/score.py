@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,26 +29,32 @@ def score_everywhere(
     termination: Termination,
     went_out: int | None = None,
     teams: bool = False,
-    variants: Sequence[str] = (),
+    variants: Sequence[str | tuple[str, Mapping[str, str]]] = (),
 ) -> list[Award]:
-    """The award of every variant (or of ``variants``) for the same hand."""
+    """The award of every variant (or of ``variants``: ids, or ids with the options
+    chosen) for the same hand; the options not chosen are tried for the player count."""
     awards = []
-    for variant in variants or catalog.ids():
-        rules = _rules_for(catalog, variant, len(pips), teams)
+    for target in variants or catalog.ids():
+        variant, chosen = (target, {}) if isinstance(target, str) else target
+        rules = _rules_for(catalog, variant, chosen, len(pips), teams)
         if rules is None:
+            name = label(catalog.resolve(variant, chosen))
             why = "has no partnership game" if teams else f"is not played by {len(pips)}"
-            awards.append(Award(None, variant, None, f"{variant} {why}"))
+            awards.append(Award(None, name, None, f"{name} {why}"))
             continue
         outcome = score(rules, tuple(pips), termination, went_out)
         awards.append(Award(rules, label(rules), outcome, _score_note(rules)))
     return awards
 
 
-def _rules_for(catalog: Catalog, variant: str, players: int, teams: bool) -> Rules | None:
-    base = catalog.resolve(variant)
+def _rules_for(
+    catalog: Catalog, variant: str, chosen: Mapping[str, str], players: int, teams: bool
+) -> Rules | None:
+    base = catalog.resolve(variant, chosen)
     candidates = [base] + [
-        catalog.resolve(variant, {option.name: value.name})
+        catalog.resolve(variant, {**chosen, option.name: value.name})
         for option in base.options
+        if option.name not in chosen
         for value in option.values
         if value.name != option.default
     ]

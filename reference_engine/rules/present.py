@@ -167,9 +167,15 @@ def rules_lines(rules: Rules, style: Style) -> list[str]:
             others = ", ".join(v for v in option["values"] if v != option["chosen"])
             value = f"{name}={option['chosen']}" + (" (chosen)" if chosen else "")
             rows.append([Cell(value, marked=chosen), others, option["summary"]])
+        # A value is never broken: each column is at least as wide as its longest
+        # NAME=VALUE (marked with * off a terminal) or VALUE with its comma.
+        longest = max(len(value.name) + 1 for option in rules.options for value in option.values)
+        assignment = max(
+            len(f"*{name}={option['chosen']}") for name, option in data["options"].items()
+        )
         columns = [
-            Column("option"),
-            Column("other values", widest=style.width // 4),
+            Column("option", narrowest=assignment),
+            Column("other values", widest=max(style.width // 4, longest), narrowest=longest),
             Column("about"),
         ]
         out += ["", style.strong("options (choose with --option NAME=VALUE)")]

@@ -1,4 +1,4 @@
-"""A simulation's figures as a table for the terminal, as JSON and as CSV.
+"""A simulation's figures as a table for the terminal, as Markdown, as JSON and as CSV.
 
 Every format lists the same figures in the same order (:meth:`Statistics.metrics`).
 The targets are lettered A, B, C... in the order given; with more than one,
@@ -47,7 +47,27 @@ def _what(results: Sequence[Statistics]) -> str:
     unit = "matches to the target" if first.unit == "matches" else "hands"
     strategies = ", ".join(first.strategies)
     plural = "y" if len(first.strategies) == 1 else "ies (by seat)"
-    return f"{first.requested:,} {unit} each; strateg{plural} {strategies}; seed {first.seed}"
+    asked = f"{first.requested:,} {unit} asked for each"
+    if first.interrupted:
+        asked += f", stopped by {first.interrupted}"
+    return f"{asked}; strateg{plural} {strategies}; seed {first.seed}"
+
+
+def _played(result: Statistics) -> str:
+    """How many hands (and matches) of a target were dealt and played, and why not all."""
+    stop = " before the stop" if result.interrupted else ""
+    if result.unit == "matches":
+        matches = f"{result.tally.matches:,}" + (f" of {result.requested:,}" if stop else "")
+        text = f"{matches} matches{stop}, {result.hands:,} hands dealt"
+    elif stop:
+        text = f"{result.hands:,} of {result.requested:,} hands dealt{stop}"
+    else:
+        text = f"{result.hands:,} hands dealt"
+    redealt = result.hands - result.played
+    text += f", {result.played:,} played"
+    if redealt:
+        text += f"; {redealt:,} dealt again without play"
+    return text
 
 
 def table(results: Sequence[Statistics]) -> str:
@@ -56,17 +76,18 @@ def table(results: Sequence[Statistics]) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def _table_lines(results: Sequence[Statistics]) -> Iterator[str]:
+def _head(results: Sequence[Statistics]) -> Iterator[str]:
+    """What was simulated, a line per target, and how a run stopped early."""
     yield _what(results)
     for index, result in enumerate(results):
-        played = f"{result.played:,} of {result.hands:,} hands played"
-        if result.unit == "matches":
-            played += f", {result.tally.matches:,} matches"
-        yield f"  {letter(index)} = {result.label}, {result.players} players ({played})"
+        yield f"  {letter(index)} = {result.label}, {result.players} players ({_played(result)})"
     stopped = next((result.interrupted for result in results if result.interrupted), None)
     if stopped:
         yield f"  stopped by {stopped}: these are the chunks finished before it"
-    yield ""
+
+
+def _rows(results: Sequence[Statistics]) -> tuple[list[str], list[list[str]]]:
+    """The header and the rows of the figures: a column per target, then per difference."""
     differences = [compare(results[0], other) for other in results[1:]]
     columns = [{metric.key: metric for metric in result.metrics()} for result in results]
     shown = {metric.key: metric for column in columns for metric in column.values()}
@@ -81,6 +102,13 @@ def _table_lines(results: Sequence[Statistics]) -> Iterator[str]:
     ]
     header = ["", *(letter(i) for i in range(len(results)))]
     header += [f"{letter(i)} - A" for i in range(1, len(results))]
+    return header, rows
+
+
+def _table_lines(results: Sequence[Statistics]) -> Iterator[str]:
+    yield from _head(results)
+    yield ""
+    header, rows = _rows(results)
     if len(results) <= 2:
         yield from _aligned([header, *rows])
         return
@@ -91,6 +119,18 @@ def _table_lines(results: Sequence[Statistics]) -> Iterator[str]:
     yield from _aligned(
         [["compared with A", *header[split:]], *([row[0], *row[split:]] for row in rows)]
     )
+
+
+def markdown_report(results: Sequence[Statistics]) -> str:
+    """The table's figures as Markdown: what was simulated as a list, then one table."""
+    from ..cli.tables import markdown, table
+
+    head = list(_head(results))
+    header, rows = _rows(results)
+    lines = [head[0], "", *(f"- {line.strip()}" for line in head[1:]), ""]
+    lines += markdown(table(["figure", *header[1:]], rows))
+    lines += ["", *(line for line in _notes(results) if line)]
+    return "".join(line + "\n" for line in lines)
 
 
 def _aligned(rows: Sequence[Sequence[str]]) -> Iterator[str]:
@@ -225,4 +265,4 @@ def csv_report(results: Sequence[Statistics]) -> str:
 
 
 #: The report formats by name.
-FORMATS = {"table": table, "json": json_report, "csv": csv_report}
+FORMATS = {"table": table, "json": json_report, "csv": csv_report, "markdown": markdown_report}

@@ -210,21 +210,23 @@ def test_explain_refuses_a_situation_that_is_not_a_readable_file(
     result = run_matador("explain", str(path), timeout=10)
 
     assert_refused(
-        result, ExitStatus.USAGE, f"matador explain: {path}: cannot read the file: {case.says}"
+        result, ExitStatus.INVALID, f"matador explain: {path}: cannot read the file: {case.says}"
     )
 
 
 def test_explain_refuses_a_directory(tmp_path: Path) -> None:
     result = run_matador("explain", str(tmp_path), timeout=10)
 
-    assert_refused(result, ExitStatus.USAGE, f"{tmp_path}: cannot read the file: a directory")
+    assert_refused(result, ExitStatus.INVALID, f"{tmp_path}: cannot read the file: a directory")
 
 
-def test_validate_refuses_a_directory_as_a_usage_error(tmp_path: Path) -> None:
+def test_validate_refuses_a_directory_as_invalid_input(tmp_path: Path) -> None:
     result = run_matador("validate", str(tmp_path), timeout=10)
 
     assert_refused(
-        result, ExitStatus.USAGE, f"matador validate: {tmp_path} is a directory; give variant files"
+        result,
+        ExitStatus.INVALID,
+        f"matador validate: {tmp_path} is a directory; give variant files",
     )
 
 

@@ -186,6 +186,10 @@ def test_json_report_has_header_lines_and_footer(
         "not_run": 0,
         "complete": True,
         "interrupted": None,
+        "planned": None,
+        "finished": len(runs),
+        "judged": True,
+        "summary": f"{len(runs)} passed, 0 failed, 0 errored, 0 skipped",
         "engine_unavailable": None,
         "engine_stderr": "",
     }

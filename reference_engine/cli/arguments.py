@@ -13,7 +13,6 @@ import argparse
 import math
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from .. import safeio
@@ -289,18 +288,6 @@ def selection_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="case files or folders to read instead of the suite",
     )
-
-
-def case_inputs_problem(items: Sequence[str]) -> str | None:
-    """What is wrong with the case files and folders ``--cases`` names, or None:
-    a path that does not exist, or a folder with no case file (``*.yaml``) in it."""
-    missing = [item for item in items if not os.path.exists(item)]
-    if missing:
-        return f"no such file or folder: {', '.join(missing)}"
-    for item in items:
-        if os.path.isdir(item) and next(Path(item).rglob("*.yaml"), None) is None:
-            return f"no case file (*.yaml) in {item}"
-    return None
 
 
 def output_argument(parser: argparse.ArgumentParser, help: str) -> None:

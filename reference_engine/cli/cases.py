@@ -20,7 +20,6 @@ from . import tables
 from .arguments import (
     AddCommand,
     Handler,
-    case_inputs_problem,
     max_bytes_argument,
     selection_arguments,
 )
@@ -48,7 +47,7 @@ class Listed:
 
 def _cases(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..conformance.cases import load_cases
-    from ..conformance.selection import case_paths, select
+    from ..conformance.selection import case_inputs_problem, case_paths, select
     from ..conformance.tokens import declaration_problem
     from ..rules import Catalog
 

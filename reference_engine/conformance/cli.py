@@ -5,8 +5,13 @@ streamed (a line per case, flushed as each ends); every report file is
 written through a temporary file and renamed into place. SIGINT, SIGTERM and
 SIGHUP stop the run cleanly (:mod:`.signals`): the engine's process group is
 stopped, the report keeps every finished case and says the run was
-interrupted, and the exit status is 128 + the signal (130, 143, 129). The exit
-statuses are those of :class:`~reference_engine.exits.ExitStatus`.
+interrupted, and the exit status is 128 + the signal (130, 143, 129); the
+case runs it kept from running are counted as not run, per variant, and the
+random games keep every divergence found before it. The report always says
+how the run ended (interrupted, the engine unavailable, what the random games
+found); when it goes to a file or is for a machine (not the table on the
+terminal), one line each says so on standard error too. The exit statuses are
+those of :class:`~reference_engine.exits.ExitStatus`.
 """
 
 from __future__ import annotations
@@ -14,7 +19,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import os
 from collections.abc import Callable, Iterator
 from typing import TextIO
 
@@ -23,11 +27,11 @@ from ..rules import Catalog
 from ..safeio import AtomicFile, OutputError, check_output_path
 from .cases import Case, Target, load_cases
 from .coverage import coverage_output
-from .differential import DifferentialResult, differential, game_targets
+from .differential import DifferentialResult, Divergence, differential, game_targets
 from .engine import Engine, EngineInfo, ReferenceEngine, load_python_engine
 from .parallel import in_parallel
 from .process import ProcessEngine
-from .report import JsonLinesReport, RunSummary, summary_line, totals
+from .report import JsonLinesReport, RunSummary, interruption_line, summary_line, totals
 from .runner import (
     CaseRun,
     EngineUnavailable,
@@ -35,8 +39,8 @@ from .runner import (
     Verdict,
     select,
 )
-from .selection import case_paths
-from .signals import Interrupted, stop_on_signals
+from .selection import case_inputs_problem, case_paths
+from .signals import Interrupted, deferred, stop_on_signals
 from .tokens import declaration_problem
 from .writers import WRITERS
 
@@ -109,9 +113,9 @@ def _conform(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         except OutputError as error:
             stderr.write(f"matador conform: --output: {error}\n")
             return ExitStatus.USAGE
-    missing = [item for item in args.cases if not os.path.exists(item)]
-    if missing:
-        stderr.write(f"matador conform: --cases: no such file or folder: {', '.join(missing)}\n")
+    cases_problem = case_inputs_problem(args.cases)
+    if cases_problem is not None:
+        stderr.write(f"matador conform: --cases: {cases_problem}\n")
         return ExitStatus.INVALID
     catalog = Catalog.shipped()
     early = None if args.coverage else _prestarted(args, catalog)
@@ -143,7 +147,14 @@ def _load_and_run(
     stderr: TextIO,
 ) -> int:
     """Load and select the cases, then run them on ``early`` (or a runner made now)."""
-    cases, problems = load_cases(case_paths(args.cases), catalog)
+    # A signal while the cases load (the engine is already starting) waits for them,
+    # so that the report can say what was planned and that none of it ran.
+    early_stop: Interrupted | None = None
+    try:
+        with deferred():
+            cases, problems = load_cases(case_paths(args.cases), catalog)
+    except Interrupted as stop:
+        early_stop = stop
     if problems:
         for problem in problems:
             stderr.write(f"{problem}\n")
@@ -168,7 +179,7 @@ def _load_and_run(
         why = declaration_problem(rule)
         if why is not None:
             stderr.write(f"matador conform: --rule: {why}\n")
-            return ExitStatus.USAGE
+            return ExitStatus.INVALID
     runs = select(cases, variants=args.variant, case_globs=args.case, rules=args.rule)
     if not runs:
         stderr.write("matador conform: no case matches the selection\n")
@@ -182,19 +193,20 @@ def _load_and_run(
     )
     if runner is None:
         return ExitStatus.USAGE
-    return _run(args, runner, runs, cases, catalog, stdout, stderr)
+    return _run(args, runner, runs, catalog, stdout, stderr, early_stop)
 
 
 def _run(
     args: argparse.Namespace,
     runner: Runner,
     runs: list[tuple[Case, Target]],
-    cases: list[Case],
     catalog: Catalog,
     stdout: TextIO,
     stderr: TextIO,
+    early_stop: Interrupted | None = None,
 ) -> int:
     streamed = args.report == "json"
+    to_file = bool(args.output and args.output != "-")
     results: list[CaseRun] = []
     random_result: DifferentialResult | None = None
     interrupted: Interrupted | None = None
@@ -204,19 +216,26 @@ def _run(
         stream = JsonLinesReport(out) if streamed else None
         try:
             try:
+                if early_stop is not None:
+                    raise early_stop
                 info = _greet(runner)
                 if stream is not None:
                     stream.header(info)
                     headed = True
                 stopped = _judge(args.fail_fast, runner, runs, results, stream, stderr)
                 if args.random and runner.unavailable is None and stopped is None:
-                    random_result = _random_games(args, runner, catalog, stderr)
+                    # filled in place: a signal during the games keeps what they found
+                    random_result = DifferentialResult(on_new=_announcer(stderr))
+                    _random_games(args, runner, catalog, stderr, random_result)
             finally:
                 # After a signal, further ones are ignored until the report is written.
                 runner.close()
         except Interrupted as stop:
             interrupted = stop
             runner.close()  # again: the signal may have cut the first stop short
+        finished = len(results)
+        if interrupted:  # (--fail-fast asked to judge no further: its report ends there)
+            _not_run(runs, results, stream, interrupted.name)
         unavailable = runner.unavailable
         summary = RunSummary(
             planned=len(runs),
@@ -224,6 +243,7 @@ def _run(
             unavailable=unavailable.message if unavailable else None,
             stderr=unavailable.stderr if unavailable else "",
             random=random_result,
+            finished=finished,
         )
         if stream is not None:
             if not headed:  # interrupted before the engine had greeted
@@ -231,20 +251,68 @@ def _run(
             stream.footer(summary)
         else:
             WRITERS[args.report](results, runner.info, out, summary)
-    if args.output and args.output != "-":
-        stdout.write(f"report written to {args.output}: {summary_line(results)}\n")
-    if stream is not None or args.report != "table":
-        # The table says this itself; other formats may go to a file, so say it here.
-        notes = [summary.unavailable and f"engine unavailable: {summary.unavailable}"]
-        if results and all(run.verdict is Verdict.SKIP for run in results):
-            notes.append("no case was run: every selected case was skipped")
-        if interrupted:
-            notes.append(f"interrupted by {interrupted.name}; the report keeps finished cases")
-        elif stopped:
-            notes.append(f"stopped by {stopped} after {len(results)} of {len(runs)} case run(s)")
-        for note in filter(None, notes):
-            stderr.write(f"matador conform: {note}\n")
+    if to_file:
+        stdout.write(f"report written to {args.output}: {summary_line(results, summary)}\n")
+    if to_file or args.report != "table":
+        # The report says all this; a report in a file or for a machine is not what a
+        # person reads on the terminal, so one line each says it there too (stderr).
+        _notes(summary, results, stderr)
     return _status(results, summary, interrupted)
+
+
+def _notes(summary: RunSummary, results: list[CaseRun], stderr: TextIO) -> None:
+    """The run-level notes, a line each on standard error."""
+    notes = [summary.unavailable and f"engine unavailable: {summary.unavailable}"]
+    if results and all(run.verdict is Verdict.SKIP for run in results):
+        notes.append("no case was run: every selected case was skipped")
+    if summary.random is not None and summary.random.problems:
+        notes.append(summary.random.summary())
+    if summary.interrupted:
+        how, rest = interruption_line(summary, results).split(" ", 1)
+        notes.append(f"{how.lower()} {rest}")
+    for note in filter(None, notes):
+        stderr.write(f"matador conform: {note}\n")
+
+
+def _not_run(
+    runs: list[tuple[Case, Target]],
+    results: list[CaseRun],
+    stream: JsonLinesReport | None,
+    why: str,
+) -> None:
+    """Mark every planned case run a signal kept the run from as not run.
+
+    The JSON lines keep a line for each finished case only; their footer counts these.
+    """
+    for case, target in runs[len(results) :]:
+        run = CaseRun(
+            case=case.id,
+            target=target,
+            verdict=Verdict.NOT_RUN,
+            message=f"not run: the run was stopped by {why}",
+            file=case.file,
+            line=case.line,
+        )
+        results.append(run)
+        if stream is not None:
+            stream.count(run)
+
+
+def _announcer(stderr: TextIO) -> Callable[[Divergence], None] | None:
+    """Says each new kind of divergence on standard error as it is found (no bar drawn)."""
+    from ..cli.progress import is_terminal
+
+    if is_terminal(stderr):
+        return None  # the progress bar has the line; the report lists them all
+
+    def say(divergence: Divergence) -> None:
+        stderr.write(
+            f"matador conform: divergence in {divergence.target.label()} "
+            f"{divergence.game_text}: {divergence.message}\n"
+        )
+        stderr.flush()
+
+    return say
 
 
 def _judge(
@@ -290,8 +358,7 @@ def _status(
     count = totals(results)
     if summary.unavailable:
         return ExitStatus.ENGINE_UNAVAILABLE
-    random = summary.random
-    diverged = len(random.divergences) + len(random.errors) if random is not None else 0
+    diverged = summary.random.problems if summary.random is not None else 0
     if count[Verdict.FAIL] + count[Verdict.ERROR] + diverged:
         return ExitStatus.INVALID
     if count[Verdict.BROKEN]:
@@ -302,13 +369,17 @@ def _status(
 
 
 def _random_games(
-    args: argparse.Namespace, runner: Runner, catalog: Catalog, stderr: TextIO
+    args: argparse.Namespace,
+    runner: Runner,
+    catalog: Catalog,
+    stderr: TextIO,
+    into: DifferentialResult,
 ) -> DifferentialResult:
-    """The random games of ``--random`` (over ``--jobs`` engines), with a progress bar."""
+    """The random games of ``--random`` (over ``--jobs`` engines) into ``into``, with a bar."""
     try:
         engine = runner.engine()
     except EngineUnavailable:
-        return DifferentialResult()
+        return into
     targets = game_targets(catalog, args.variant, runner)
     jobs = max(1, min(args.jobs, len(targets)))
     if jobs > 1 and not isinstance(engine, ProcessEngine):
@@ -318,7 +389,9 @@ def _random_games(
 
     def play(progress: Callable[[int], None] | None) -> DifferentialResult:
         if jobs == 1:
-            return differential(runner, targets, args.random, args.seed, catalog, progress=progress)
+            return differential(
+                runner, targets, args.random, args.seed, catalog, progress=progress, into=into
+            )
         assert isinstance(engine, ProcessEngine)
         return in_parallel(
             engine.command,
@@ -328,6 +401,7 @@ def _random_games(
             args.seed,
             jobs=jobs,
             progress=progress,
+            into=into,
         )
 
     from ..cli.progress import progress_bar

@@ -16,18 +16,22 @@ from typing import TextIO
 from xml.etree import ElementTree
 
 from .cases import SUITE_VERSION
-from .differential import DifferentialResult
+from .divergences import DifferentialResult
 from .engine import EngineInfo
-from .failures import failure_rows
-from .report import VERDICTS, RunSummary, _xml, failure_text, summary_text, tally, totals
-from .rulereport import (
-    RuleVerdict,
-    deviation_lines,
-    divergence_lines,
-    random_lines,
-    rule_lines,
-    rule_verdicts,
+from .failures import FailureRow, divergence_rows, failure_rows
+from .randomreport import divergence_lines
+from .report import (
+    VERDICTS,
+    RunSummary,
+    _xml,
+    failure_text,
+    not_judged_text,
+    summary_line,
+    summary_text,
+    tally,
+    totals,
 )
+from .rulereport import RuleVerdict, deviation_lines, rule_lines, rule_verdicts
 from .verdicts import CaseRun, Verdict
 
 
@@ -46,7 +50,9 @@ def write_junit(
     the case runs already timed). Each suite carries the attributes CI tools
     read (``name``, ``tests``, ``failures``, ``errors``, ``skipped``, ``time``,
     ``timestamp`` in ISO 8601, ``hostname``, ``id``, ``package``) counted from
-    its own test cases, and the root carries their sums.
+    its own test cases, and the root carries their sums. An engine that was
+    never available is one errored test case, not one per case run; a run
+    stopped early says so in an errored ``run complete`` test case.
     """
     context = _SuiteContext(
         stamp=datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
@@ -54,6 +60,10 @@ def write_junit(
         properties=_properties(info),
     )
     suites = ElementTree.Element("testsuites", name="matador-conformance", timestamp=context.stamp)
+    if summary is not None and (summary.judged_nothing(runs) or summary.interrupted):
+        _junit_run(context.suite(suites, "run"), runs, summary)
+    if summary is not None and summary.judged_nothing(runs):
+        runs = []
     for variant in tally(runs):
         suite = context.suite(suites, variant)
         for run in runs:
@@ -143,6 +153,18 @@ def _junit_case(suite: ElementTree.Element, run: CaseRun) -> None:
         ElementTree.SubElement(case, "skipped", message=_xml(run.message))
 
 
+def _junit_run(suite: ElementTree.Element, runs: Sequence[CaseRun], summary: RunSummary) -> None:
+    """The run as a whole: an engine never available, or a run stopped before its end."""
+    if summary.judged_nothing(runs):
+        name, message = "engine available", f"engine unavailable: {summary.unavailable}"
+        text = summary_text(summary, runs) + not_judged_text(runs)
+    else:
+        name, message = "run complete", summary_text(summary, runs).strip().splitlines()[-1]
+        text = summary_line(runs, summary)
+    case = ElementTree.SubElement(suite, "testcase", classname="run", name=name, time="0")
+    ElementTree.SubElement(case, "error", message=_xml(message), type="run").text = _xml(text)
+
+
 def _junit_random(suite: ElementTree.Element, result: DifferentialResult) -> None:
     """The random games: a failing test case per kind of divergence, an error each."""
     if not result.divergences and not result.errors:
@@ -152,7 +174,11 @@ def _junit_random(suite: ElementTree.Element, result: DifferentialResult) -> Non
     for divergence in result.divergences:
         lines = divergence_lines(divergence)
         case = ElementTree.SubElement(
-            suite, "testcase", classname="random", name=_xml(lines[0]), time="0"
+            suite,
+            "testcase",
+            classname=f"random.{divergence.variant}",
+            name=_xml(lines[0]),
+            time="0",
         )
         ElementTree.SubElement(
             case, "failure", message=_xml(lines[0]), type="divergence"
@@ -173,9 +199,14 @@ def write_markdown(
     """Markdown for a README or an issue: the table, the rules, and every failure listed."""
     name = f"{info.name} {info.version}" if info else "engine"
     stream.write(f"Matador conformance of **{name}** (suite {SUITE_VERSION})\n\n")
+    stream.write(f"**{summary_line(runs, summary)}**\n\n")
     notes = summary_text(summary, runs)
+    if summary is not None and summary.judged_nothing(runs):
+        notes += not_judged_text(runs)
     if notes:
         stream.write("".join(f"> {line}\n" for line in notes.splitlines()) + "\n")
+    if summary is not None and summary.judged_nothing(runs):
+        return  # no table of zeros
     header = " | ".join(v.value.replace("_", " ") for v in VERDICTS)
     stream.write(f"| variant | {header} |\n|---|" + "---:|" * len(VERDICTS) + "\n")
     for variant, counts in tally(runs).items():
@@ -183,8 +214,7 @@ def write_markdown(
     total = totals(runs)
     stream.write("| **all** | " + " | ".join(f"**{total[v]}**" for v in VERDICTS) + " |\n")
     if summary is not None and summary.random is not None:
-        stream.write("\n## Random games\n\n```text\n")
-        stream.write("\n".join(random_lines(summary.random)) + "\n```\n")
+        _markdown_random(summary.random, stream)
     verdicts = rule_verdicts(runs)
     if verdicts:
         _markdown_rules(verdicts, stream)
@@ -219,20 +249,7 @@ def _markdown_failures(runs: Sequence[CaseRun], stream: TextIO) -> None:
             "|---|---|---|---|---|---|---|\n"
         )
     for row in rows:
-        rules = "; ".join(note.name for note in row.rules) or "none named"
-        sections = ", ".join(dict.fromkeys(note.section for note in row.rules))
-        cited = [note.citation for note in row.rules if note.citation]
-        citation = " / ".join(cited) or "fixed by the SPEC for every variant"
-        cells = [
-            f"`{row.case}` [{row.target}]",
-            f"{row.where}: {row.message}",
-            _code(row.expected),
-            _code(row.got),
-            rules,
-            sections,
-            citation,
-        ]
-        stream.write("| " + " | ".join(_cell(cell) for cell in cells) + " |\n")
+        _markdown_row(row, f"`{row.case}` [{row.target}]", stream)
     problems = [run for run in runs if run.verdict in (Verdict.ERROR, Verdict.BROKEN)]
     if problems:
         stream.write("\n## Errors and broken cases\n\n| case | verdict | what happened |\n")
@@ -240,6 +257,44 @@ def _markdown_failures(runs: Sequence[CaseRun], stream: TextIO) -> None:
     for run in problems:
         cells = [f"`{run.case}` [{run.target.label()}]", run.verdict.value, run.message]
         stream.write("| " + " | ".join(_cell(cell) for cell in cells) + " |\n")
+
+
+def _markdown_row(row: FailureRow, first: str, stream: TextIO) -> None:
+    """One failing expectation or divergence as a table row, with its rules' citations."""
+    rules = "; ".join(note.name for note in row.rules) or "none named"
+    sections = ", ".join(dict.fromkeys(note.section for note in row.rules))
+    cited = [note.citation for note in row.rules if note.citation]
+    citation = " / ".join(cited) or "fixed by the SPEC for every variant"
+    cells = [
+        first,
+        f"{row.where}: {row.message}",
+        _code(row.expected),
+        _code(row.got),
+        rules,
+        sections,
+        citation,
+    ]
+    stream.write("| " + " | ".join(_cell(cell) for cell in cells) + " |\n")
+
+
+def _markdown_random(result: DifferentialResult, stream: TextIO) -> None:
+    """The random games: their count, a row per divergence, the errors, then the replays."""
+    stream.write(f"\n## Random games\n\n{result.summary()}.\n")
+    rows = divergence_rows(result)
+    if rows:
+        stream.write(
+            "\n| variant, game | step | expected | got | rule | section | citation |\n"
+            "|---|---|---|---|---|---|---|\n"
+        )
+    for row in rows:
+        _markdown_row(row, f"[{row.target}] {row.game}", stream)
+    if result.errors:
+        stream.write("\n" + "".join(f"- ERROR {_cell(error)}\n" for error in result.errors))
+    if rows:
+        stream.write("\nTo replay each divergence: the deals and the actions played.\n\n```text\n")
+        for divergence in result.divergences:
+            stream.write("\n".join(divergence_lines(divergence)) + "\n")
+        stream.write("```\n")
 
 
 def _code(text: str) -> str:

@@ -9,20 +9,23 @@ and the citation of the variant file that sets its value (publication,
 section and paraphrase; the option or gap it comes through). The position is
 read back from its notation (:func:`read_position`) so that it can be drawn.
 Runs that did not get as far as an expectation (an error, a broken case, a
-case not run) are :class:`ProblemRow` s.
+case not run) are :class:`ProblemRow` s. Each divergence of the random games
+is a row too (:func:`divergence_rows`), with the game that reproduces it.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from ..notation import END, NUMBER, halves
 from ..rules import Catalog, Rules
 from ..rules.errors import RulesError
 from ..rules.sources import registry
 from .attribution import section
+from .divergences import DifferentialResult
+from .randomreport import as_deviation, replay_lines
 from .rulereport import FIXED_NAMES, difference_lines, shown, value_label
 from .verdicts import CaseRun, Deviation, Verdict
 
@@ -112,6 +115,14 @@ class FailureRow:
     rules: tuple[RuleNote, ...]
     position: PositionView | None
     history: tuple[str, ...]
+    #: For a random game's divergence: the game (players, strategy, seed), and its replay.
+    game: str = ""
+    replay: tuple[str, ...] = ()
+
+    @property
+    def anchor(self) -> str:
+        """Its fragment identifier: ``failure-3``, or ``divergence-3`` for a random game's."""
+        return f"{'divergence' if self.game else 'failure'}-{self.number}"
 
     @property
     def where(self) -> str:
@@ -230,6 +241,37 @@ def _row(number: int, run: CaseRun, deviation: Deviation, rules: Rules | None) -
     )
 
 
+def _resolved(catalog: Catalog, variant: str, options: Mapping[str, str]) -> Rules | None:
+    try:
+        return catalog.resolve(variant, dict(options))
+    except RulesError:  # a variant or option this catalog lacks: no citations
+        return None
+
+
+def divergence_rows(
+    result: DifferentialResult | None, catalog: Catalog | None = None
+) -> list[FailureRow]:
+    """One row per kind of divergence the random games found, numbered from 1."""
+    if result is None:
+        return []
+    catalog = catalog if catalog is not None else Catalog.shipped()
+    rows: list[FailureRow] = []
+    for divergence in result.divergences:
+        rules = _resolved(catalog, divergence.variant, divergence.options)
+        run = CaseRun(case="random games", target=divergence.target, verdict=Verdict.FAIL)
+        row = _row(len(rows) + 1, run, as_deviation(divergence), rules)
+        rows.append(
+            replace(
+                row,
+                case=f"random {divergence.game_text}",
+                check=divergence.what,
+                game=divergence.game_text,
+                replay=tuple(replay_lines(divergence)),
+            )
+        )
+    return rows
+
+
 def failure_rows(runs: Iterable[CaseRun], catalog: Catalog | None = None) -> list[FailureRow]:
     """One row per deviation of every failed run, in the order of the runs."""
     catalog = catalog if catalog is not None else Catalog.shipped()
@@ -240,10 +282,7 @@ def failure_rows(runs: Iterable[CaseRun], catalog: Catalog | None = None) -> lis
             continue
         label = run.target.label()
         if label not in resolved:
-            try:
-                resolved[label] = catalog.resolve(run.target.variant, run.target.options)
-            except RulesError:  # a variant or option this catalog lacks: no citations
-                resolved[label] = None
+            resolved[label] = _resolved(catalog, run.target.variant, run.target.options)
         for deviation in run.deviations:
             rows.append(_row(len(rows) + 1, run, deviation, resolved[label]))
     return rows

@@ -8,8 +8,10 @@ compliance table (verdicts per variant), the verdict per rule
 (:mod:`.rulereport`), every case run, and every failing expectation
 (:mod:`.failures`) with its position drawn as tiles, what was expected and
 what the engine gave, the rules behind it with their SPEC sections and the
-variant file's citations. A "failing only" checkbox and filters by variant and
-by rule show and hide rows; the page reads the same without its script.
+variant file's citations; each divergence of the random games is drawn the
+same way, with the game and the deals that replay it. A "failing only"
+checkbox and filters by variant and by rule show and hide rows; the page
+reads the same without its script.
 """
 
 from __future__ import annotations
@@ -27,9 +29,16 @@ from markupsafe import Markup, escape
 from ..sheets import svg
 from .cases import SUITE_VERSION
 from .engine import PROTOCOL_VERSION, EngineInfo
-from .failures import FailureRow, OpenEnd, PositionView, failure_rows, problem_rows
+from .failures import (
+    FailureRow,
+    OpenEnd,
+    PositionView,
+    divergence_rows,
+    failure_rows,
+    problem_rows,
+)
 from .report import VERDICTS, RunSummary, summary_line, summary_text, tally, totals
-from .rulereport import FIXED_NAMES, RuleVerdict, random_lines, rule_verdicts
+from .rulereport import FIXED_NAMES, RuleVerdict, rule_verdicts
 from .verdicts import CaseRun, Verdict
 
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
@@ -271,8 +280,9 @@ def render_html(
         suite_version=SUITE_VERSION,
         protocol=PROTOCOL_VERSION,
         generated=stamp,
-        summary=summary_line(runs),
+        summary=summary_line(runs, summary),
         notes=summary_text(summary, runs).splitlines(),
+        judged=summary is None or not summary.judged_nothing(runs),
         verdict_names=[v.value.replace("_", " ") for v in VERDICTS],
         variant_rows=variant_rows,
         totals=[total[v] for v in VERDICTS],
@@ -282,7 +292,8 @@ def render_html(
         groups=groups,
         failure_count=len(failures),
         problems=problem_rows(runs),
-        random=random_lines(summary.random) if summary and summary.random else [],
+        random=summary.random if summary is not None else None,
+        divergences=divergence_rows(summary.random if summary is not None else None),
         variants=[row.variant for row in variant_rows],
         rule_choices=choices,
     )

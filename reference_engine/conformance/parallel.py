@@ -12,13 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .cases import Target
-from .differential import (
-    DifferentialResult,
-    Divergence,
-    differential,
-    keep_shortest,
-    merged_result,
-)
+from .differential import DifferentialResult, differential
 from .engine import ReferenceEngine
 
 if TYPE_CHECKING:
@@ -34,6 +28,7 @@ def in_parallel(
     *,
     jobs: int,
     progress: Callable[[int], None] | None = None,
+    into: DifferentialResult | None = None,
 ) -> DifferentialResult:
     """:func:`differential` for the engine program ``command`` on ``jobs`` processes at once.
 
@@ -41,13 +36,13 @@ def in_parallel(
     forked), with its own engine and reference, so the games use every core
     the machine gives them. The results are merged as one run's would be: each
     kind of divergence once, by its shortest game. Every game is seeded by its
-    target and index, so the result does not depend on ``jobs``.
+    target and index, so the result does not depend on ``jobs``. The result is
+    filled in ``into`` as each target's games end, so a signal keeps them.
     """
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    merged = DifferentialResult()
-    found: dict[tuple[str, str, str, tuple[str, ...]], Divergence] = {}
+    merged = into if into is not None else DifferentialResult()
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(
         max_workers=jobs,
@@ -59,16 +54,14 @@ def in_parallel(
         futures = [pool.submit(_job, target, games, seed) for target in targets]
         for future in as_completed(futures):
             part = future.result()
-            merged.hands += part.hands
-            merged.errors.extend(part.errors)
+            merged.merge(part)
             if progress is not None:
                 progress(part.hands)
-            keep_shortest(found, part.divergences)
     except BaseException:
         _stop_workers(pool)
         raise
     pool.shutdown()
-    return merged_result(merged, found)
+    return merged
 
 
 def _stop_workers(pool: Any) -> None:

@@ -4,8 +4,10 @@ Every writer takes the case runs, the engine's handshake and a
 :class:`RunSummary` (was the run complete? was the engine unavailable?). The
 JSON-lines report can also be streamed with :class:`JsonLinesReport`: the
 header first, then one line per case as each ends (flushed), then the footer,
-so an interrupted run keeps every finished case. Nothing written contains
-NaN or Infinity.
+so an interrupted run keeps every finished case. An engine that was never
+available gets a short "not judged" summary, not a table of zeros; the
+summary line counts the random games' divergences and errors, and says when
+the run is incomplete. Nothing written contains NaN or Infinity.
 """
 
 from __future__ import annotations
@@ -18,14 +20,13 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from .cases import SUITE_VERSION
-from .differential import DifferentialResult
+from .divergences import DifferentialResult
 from .engine import PROTOCOL_VERSION, EngineInfo
+from .randomreport import divergence_data, random_lines
 from .rulereport import (
     RuleVerdict,
     deviation_data,
     deviation_lines,
-    divergence_data,
-    random_lines,
     rule_data,
     rule_lines,
     rule_verdicts,
@@ -56,11 +57,17 @@ class RunSummary:
     stderr: str = ""
     #: What the random games found, when they were played (``--random``).
     random: DifferentialResult | None = None
+    #: How many case runs were run before the run stopped (None: all of the runs given).
+    finished: int | None = None
 
     @property
     def complete(self) -> bool:
         """Whether every selected case was run to a verdict."""
         return self.interrupted is None
+
+    def judged_nothing(self, runs: Sequence[CaseRun]) -> bool:
+        """Whether the engine was unavailable before any case run got a verdict."""
+        return bool(self.unavailable) and all(run.verdict is Verdict.NOT_RUN for run in runs)
 
 
 #: Characters XML 1.0 cannot carry (an engine's messages and stderr may hold any).
@@ -124,21 +131,42 @@ def summary_text(summary: RunSummary | None, runs: Sequence[CaseRun]) -> str:
         if summary.stderr:
             lines.append("  engine stderr (last lines):")
             lines.extend("    " + line for line in summary.stderr.splitlines())
-        lines.append(f"  {not_run} case run(s) not run")
+        if not summary.judged_nothing(runs):
+            lines.append(f"  {not_run} case run(s) not run")
     if runs and all(run.verdict is Verdict.SKIP for run in runs):
         lines.append(
             "NOTHING JUDGED: every selected case was skipped (the engine declares none of "
             "them, or refuses them); this run is not a pass"
         )
     if summary.interrupted:
-        planned = f" of {summary.planned}" if summary.planned is not None else ""
-        # A signal's name, or the option that stops at the first deviation (--fail-fast).
-        how = "STOPPED" if summary.interrupted.startswith("--") else "INTERRUPTED"
-        lines.append(
-            f"{how} by {summary.interrupted} after {len(runs)}{planned} case run(s); "
-            "the report holds the finished ones"
-        )
+        lines.append(interruption_line(summary, runs))
     return "\n".join(lines) + ("\n" if lines else "")
+
+
+def interruption_line(summary: RunSummary, runs: Sequence[CaseRun]) -> str:
+    """``INTERRUPTED by SIGINT after 12 of 246 case run(s) ...``: where the run stopped."""
+    finished = summary.finished if summary.finished is not None else len(runs)
+    # A signal's name, or the option that stops at the first deviation (--fail-fast).
+    how = "STOPPED" if (summary.interrupted or "").startswith("--") else "INTERRUPTED"
+    planned = summary.planned if summary.planned is not None else finished
+    if summary.random is not None and finished >= planned:
+        text = (
+            f"{how} by {summary.interrupted} in the random games, after all {finished} case run(s)"
+        )
+    else:
+        text = f"{how} by {summary.interrupted} after {finished} of {planned} case run(s)"
+        if finished < planned:
+            text += f" ({planned - finished} not run)"
+    return text + ": the run is incomplete"
+
+
+def not_judged_text(runs: Sequence[CaseRun]) -> str:
+    """The short summary of a run whose engine was never available: no table of zeros."""
+    variants = len({run.variant for run in runs})
+    return (
+        f"NOT JUDGED: {len(runs)} case run(s) over {variants} variant(s) not run\n"
+        f"{summary_line(runs)}\n"
+    )
 
 
 def write_table(
@@ -151,6 +179,9 @@ def write_table(
     from rich.console import Console
     from rich.table import Table
 
+    if summary is not None and summary.judged_nothing(runs):
+        stream.write(summary_text(summary, runs) + not_judged_text(runs))
+        return
     for run in runs:
         if run.verdict in (Verdict.FAIL, Verdict.ERROR, Verdict.BROKEN):
             stream.write(failure_text(run) + "\n\n")
@@ -174,12 +205,13 @@ def write_table(
     total = totals(runs)
     table.add_row("all", *(str(total[v]) for v in VERDICTS), style="bold")
     console.print(table)
-    stream.write(summary_line(runs) + "\n")
+    stream.write(summary_line(runs, summary) + "\n")
     stream.write(rules_line(verdicts) + "\n")
 
 
-def summary_line(runs: Sequence[CaseRun]) -> str:
-    """The one-line count of verdicts: ``N passed, N failed, ...``."""
+def summary_line(runs: Sequence[CaseRun], summary: RunSummary | None = None) -> str:
+    """The one-line count: ``N passed, N failed, ...``, the random games' divergences and
+    errors, and whether the run is incomplete or judged nothing."""
     total = totals(runs)
     text = (
         f"{total[Verdict.PASS]} passed, {total[Verdict.FAIL]} failed, "
@@ -189,6 +221,18 @@ def summary_line(runs: Sequence[CaseRun]) -> str:
         text += f", {total[Verdict.BROKEN]} broken"
     if total[Verdict.NOT_RUN]:
         text += f", {total[Verdict.NOT_RUN]} not run"
+    if summary is None:
+        return text
+    if summary.random is not None:
+        random = summary.random
+        text += f"; random games: {random.hands} hand(s), {len(random.found)} kind(s) of divergence"
+        if random.errors:
+            text += f", {len(random.errors)} error(s)"
+    if summary.judged_nothing(runs):
+        text += "; not judged: the engine was unavailable"
+    elif summary.interrupted:
+        how = "stopped" if summary.interrupted.startswith("--") else "interrupted"
+        text += f"; incomplete: {how} by {summary.interrupted}"
     return text
 
 
@@ -223,6 +267,10 @@ class JsonLinesReport:
                 else {"name": info.name, "version": info.version, "protocol": info.protocol},
             }
         )
+
+    def count(self, run: CaseRun) -> None:
+        """Count a case run in the footer without a line of its own (one never run)."""
+        self.counts[run.verdict] += 1
 
     def case(self, run: CaseRun) -> None:
         """One finished case run."""
@@ -268,6 +316,10 @@ class JsonLinesReport:
                 **{v.value: self.counts[v] for v in VERDICTS},
                 "complete": summary.complete,
                 "interrupted": summary.interrupted,
+                "planned": summary.planned,
+                "finished": summary.finished if summary.finished is not None else len(self.runs),
+                "judged": not summary.judged_nothing(self.runs),
+                "summary": summary_line(self.runs, summary),
                 "engine_unavailable": summary.unavailable,
                 "engine_stderr": summary.stderr,
                 **extra,

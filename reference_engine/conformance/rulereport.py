@@ -12,7 +12,6 @@ seat in seat order, and "nothing" for an absent value.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,7 +21,6 @@ from ..rules.model import PerPlayers, Target
 from ..rules.parameters import BY_NAME, ValueKind, as_text_value
 from ..rules.sources import registry
 from .attribution import FIXED, FixedRule, section
-from .differential import DifferentialResult, Divergence
 from .verdicts import CaseRun, Check, Deviation, Verdict
 
 #: The checks whose values are lists in seat order (not sets of actions).
@@ -264,63 +262,3 @@ def deviation_data(deviation: Deviation) -> dict[str, Any]:
         "position": deviation.position,
         "history": list(deviation.history),
     }
-
-
-# --------------------------------------------------------------------------- random games
-
-
-def divergence_lines(divergence: Divergence) -> list[str]:
-    """One random game's divergence: what, the rules behind it, and how to replay it."""
-    head = (
-        f"DIVERGENCE {divergence.target.label()} ({divergence.players} players, "
-        f"{divergence.strategy} play, hand {len(divergence.deals)}): {divergence.what} differs"
-    )
-    as_deviation = Deviation(
-        check=divergence.check,
-        message=f"{divergence.what} differs",
-        expected=divergence.expected,
-        actual=divergence.actual,
-        rules=divergence.rules,
-        history=tuple(divergence.history),
-    )
-    lines = [head]
-    lines.extend("  " + line for line in difference_lines(as_deviation))
-    if divergence.rules:
-        lines.append("  rule: " + rules_text(divergence.rules))
-    for number, (deal, history) in enumerate(
-        zip(divergence.deals, divergence.histories, strict=True), start=1
-    ):
-        lines.append(f"  hand {number} deal: {json.dumps(deal, separators=(',', ':'))}")
-        lines.append("    played: " + (" ".join(history) or "nothing yet"))
-    return lines
-
-
-def divergence_data(divergence: Divergence) -> dict[str, Any]:
-    """One divergence as plain data (the JSON report's ``divergence`` lines)."""
-    return {
-        "type": "divergence",
-        "variant": divergence.variant,
-        "options": dict(divergence.options),
-        "players": divergence.players,
-        "strategy": divergence.strategy,
-        "check": divergence.check.value,
-        "key": divergence.key,
-        "expected": divergence.expected,
-        "actual": divergence.actual,
-        "rules": list(divergence.rules),
-        "sections": [section(rule) for rule in divergence.rules],
-        "deals": [dict(deal) for deal in divergence.deals],
-        "histories": [list(history) for history in divergence.histories],
-    }
-
-
-def random_lines(result: DifferentialResult) -> list[str]:
-    """The random games' summary, every divergence, and every error."""
-    lines = [
-        f"random games: {result.hands} hand(s) compared with the reference engine, "
-        f"{len(result.divergences)} kind(s) of divergence"
-    ]
-    for divergence in result.divergences:
-        lines.extend(divergence_lines(divergence))
-    lines.extend(f"ERROR {error}" for error in result.errors)
-    return lines

@@ -23,6 +23,18 @@ def case_paths(items: Sequence[str]) -> list[Path] | None:
     return paths
 
 
+def case_inputs_problem(items: Sequence[str]) -> str | None:
+    """What is wrong with the case files and folders ``--cases`` names, or None:
+    a path that does not exist, or a folder with no case file (``*.yaml``) in it."""
+    missing = [item for item in items if not os.path.exists(item)]
+    if missing:
+        return f"no such file or folder: {', '.join(missing)}"
+    for item in items:
+        if os.path.isdir(item) and next(Path(item).rglob("*.yaml"), None) is None:
+            return f"no case file (*.yaml) in {item}"
+    return None
+
+
 def select(
     cases: Sequence[Case],
     *,

@@ -1,0 +1,265 @@
+"""One random match played on the engine under test and on the reference, step by step.
+
+:class:`RandomMatch` deals the same hands to both, asks both the same
+questions and chooses among the actions both allow. Every way the engine's
+state can part from the reference's is a :class:`~.divergences.Divergence`
+with the rules behind it, never an error: a different seat to act, a hand
+over early or late, a match won early or late, a request the engine refuses
+that the reference accepts, an action it offered and then refuses. When the
+two can no longer play the same line the match stops there (:class:`Parted`),
+keeping what it found; the caller goes on with the next match. Only a broken
+protocol (:class:`~.engine.EngineFailure`) leaves the match as an error.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from collections.abc import Callable, Mapping
+from functools import partial
+from typing import Any, TypeVar
+
+from ..engine.actions import Action, end_name
+from ..engine.deal import Deal
+from ..engine.hand import Hand
+from ..engine.match import Match
+from ..engine.strategies import STRATEGIES
+from ..errors import IllegalActionError, NotationError
+from ..rules import Rules
+from . import attribution
+from .attribution import FixedRule, Position
+from .cases import Target
+from .codes import ErrorCode
+from .divergences import Divergence
+from .engine import Engine, EngineRefusal
+from .expectations import Mismatch, canonical_set
+from .verdicts import Check
+
+#: At most this many hands in one random match.
+MAX_HANDS = 3
+
+T = TypeVar("T")
+
+
+class Parted(Exception):
+    """The engine and the reference can no longer play the same line (already recorded)."""
+
+
+class Unsupported(Exception):
+    """The engine declines the match's player count or options (``unsupported``): not judged."""
+
+
+def position_text(hand: Hand | None) -> str:
+    """The position in the notation: the ends, the hand of the seat to act, the boneyard."""
+    if hand is None:
+        return ""
+    if hand.is_over:
+        return "the hand is over"
+    ends = " ".join(f"{end_name(n)}:{end.notation}" for n, end in enumerate(hand.ends))
+    held = " ".join(str(tile) for tile in hand.hand_of(hand.current))
+    parts = [f"ends {ends}" if ends else "no tile down yet"]
+    parts.append(f"seat {hand.current} to act holds {held}")
+    parts.append(f"boneyard {hand.boneyard_count}")
+    return "; ".join(parts)
+
+
+def request_rules(rules: Rules, request: str, code: str) -> tuple[str, ...]:
+    """The rules behind the engine's refusal of ``request`` with ``code``."""
+    if code == ErrorCode.MATCH_OVER:
+        return attribution.match_rules(rules, "winner")
+    if code == ErrorCode.HAND_IN_PROGRESS:
+        return (FixedRule.END_OF_HAND.value,)
+    if code == ErrorCode.BAD_DEAL or request == "new_hand":
+        return (FixedRule.DEAL.value,)
+    return (FixedRule.PROTOCOL.value,)
+
+
+class RandomMatch:
+    """One random match played on both engines: :meth:`play`, then read :attr:`divergences`."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        oracle: Engine,
+        rules: Rules,
+        target: Target,
+        players: int,
+        strategy: str,
+        rng: random.Random,
+        *,
+        seed: int | None = None,
+        game: int | None = None,
+    ) -> None:
+        self.engine, self.oracle, self.rules = engine, oracle, rules
+        self.target, self.players, self.strategy, self.rng = target, players, strategy, rng
+        self.seed, self.game = seed, game
+        self.mirror = Match(rules, players)
+        self.deals: list[Mapping[str, Any]] = []
+        self.histories: list[list[str]] = []
+        self.divergences: list[Divergence] = []
+        self.max_hands = MAX_HANDS
+        #: Hands dealt on both engines and compared (the last one perhaps not to its end).
+        self.hands = 0
+
+    @property
+    def hand(self) -> Hand | None:
+        """The reference's hand now being played, if one is."""
+        return self.mirror.hands[-1] if self.mirror.hands else None
+
+    def play(self) -> int:
+        """Play the match until its end, ``max_hands`` or the engines part; the hands compared.
+
+        Raises :class:`Unsupported` when the engine declines the match.
+        """
+        self.oracle.new_match(self.target.variant, self.target.options, self.players)
+        try:
+            self.engine.new_match(self.target.variant, self.target.options, self.players)
+        except EngineRefusal as refusal:
+            if refusal.code == ErrorCode.UNSUPPORTED:
+                raise Unsupported(str(refusal)) from None
+            self._refused("new_match", refusal, (FixedRule.PROTOCOL.value,))
+            return 0
+        with contextlib.suppress(Parted):
+            self._play_hands()
+        return self.hands
+
+    def _play_hands(self) -> None:
+        for _ in range(self.max_hands):
+            if self.mirror.hands:
+                self.mirror.close_hand()
+            if self.mirror.is_over:
+                return
+            deal = Deal.shuffled(
+                self.rules, self.players, self.rng, designated=self.mirror.expected_designated()
+            )
+            data = deal.to_data()
+            self.deals.append(data)
+            self.histories.append([])
+            self.mirror.new_hand(deal)
+            self.oracle.new_hand(data)
+            self._ask("new_hand", partial(self.engine.new_hand, data))
+            self.hands += 1
+            self._play_hand()
+            self._compare_match()
+
+    def _ask(self, request: str, call: Callable[[], T], rules: tuple[str, ...] = ()) -> T:
+        """The engine's answer to ``request``; a refusal is a divergence that parts the two."""
+        try:
+            return call()
+        except EngineRefusal as refusal:
+            behind = rules or request_rules(self.rules, request, refusal.code)
+            self._refused(request, refusal, behind)
+            raise Parted from None
+
+    def _refused(self, request: str, refusal: EngineRefusal, rules: tuple[str, ...]) -> None:
+        self._record(Check.REQUEST, request, "accepted", str(refusal), rules)
+
+    def _play_hand(self) -> None:
+        """Play the hand to its end on both; :class:`Parted` when the engine cannot follow."""
+        hand = self.mirror.hands[-1]
+        strategy = STRATEGIES[self.strategy]
+        while True:
+            position = Position(self.rules, hand)
+            seat = self.oracle.to_act()
+            theirs = self._ask("to_act", self.engine.to_act)
+            if (seat is None) != (theirs is None):  # one of them ended the hand, not both
+                ending = attribution.result_rules(position, "termination")
+                self._record(Check.TO_ACT, "", seat, theirs, ending)
+                raise Parted
+            if seat is None:
+                result = self._ask("result", self.engine.result)
+                self._compare_keys(Check.RESULT, self.oracle.result(), result, position)
+                return
+            self._compare(Check.TO_ACT, "", seat, theirs, attribution.to_act_rules(position))
+            self._step(hand, position, strategy)
+
+    def _step(self, hand: Hand, position: Position, strategy: Any) -> None:
+        """One action both allow, played on both, and the ends compared."""
+        expected = canonical_set(self.oracle.legal(), "the reference")
+        try:
+            actual = canonical_set(self._ask("legal", self.engine.legal), "the engine")
+        except Mismatch as mismatch:
+            actual = {mismatch.message}
+        disputed = attribution.legal_rules(position, expected ^ actual)
+        self._compare(Check.LEGAL, "", sorted(expected), sorted(actual), disputed)
+        common = sorted(expected & actual)
+        if not common:
+            raise Parted  # no action both allow: the engine cannot follow from here
+        choices = [Action.parse(text) for text in common]
+        action = str(strategy(hand, choices, self.rng))
+        behind = attribution.legal_rules(position, [action])  # read before it is played
+        self.oracle.apply(action, None)
+        reason = self._ask("apply", lambda: self.engine.apply(action, None), behind)
+        if reason is not None:  # the engine refuses what it offered
+            self._record(Check.ACCEPTED, "", "accepted", reason, behind)
+            raise Parted
+        self.histories[-1].append(action)
+        try:
+            hand.apply(Action.parse(action))
+        except (IllegalActionError, NotationError):
+            raise Parted from None
+        expected_ends = [" ".join(end.split()) for end in self.oracle.ends()]
+        actual_ends = [" ".join(end.split()) for end in self._ask("ends", self.engine.ends)]
+        self._compare(Check.ENDS, "", expected_ends, actual_ends, behind)
+
+    def _compare_match(self) -> None:
+        """The match after a hand; a match over on one side only (or won by another) parts them."""
+        expected = self.oracle.match_state()
+        actual = self._ask("match_state", self.engine.match_state)
+        self._compare_keys(Check.MATCH, expected, actual, Position(self.rules, self.hand))
+        if expected.get("winner") != actual.get("winner"):
+            raise Parted
+
+    def _compare_keys(
+        self,
+        check: Check,
+        expected: Mapping[str, Any] | None,
+        actual: Mapping[str, Any] | None,
+        position: Position,
+    ) -> None:
+        if expected is None or actual is None:
+            self._compare(check, "", expected, actual, self._key_rules(check, "", position))
+            return
+        for key, value in expected.items():
+            rules = self._key_rules(check, key, position)
+            if (
+                check is Check.MATCH
+                and key == "winner"
+                and expected.get("scores") != actual.get("scores")
+            ):
+                # the match won early or late on wrong scores: the scoring is behind it too
+                rules = (*self._key_rules(check, "scores", position), *rules)
+                rules = tuple(dict.fromkeys(rules))
+            self._compare(check, key, value, actual.get(key), rules)
+
+    def _key_rules(self, check: Check, key: str, position: Position) -> tuple[str, ...]:
+        if check is Check.RESULT:
+            return attribution.result_rules(position, key or "termination")
+        return attribution.match_rules(self.rules, key or "winner")
+
+    def _compare(
+        self, check: Check, key: str, expected: Any, actual: Any, rules: tuple[str, ...]
+    ) -> None:
+        if expected != actual:
+            self._record(check, key, expected, actual, rules)
+
+    def _record(
+        self, check: Check, key: str, expected: Any, actual: Any, rules: tuple[str, ...]
+    ) -> None:
+        self.divergences.append(
+            Divergence(
+                check=check,
+                key=key,
+                target=self.target,
+                players=self.players,
+                strategy=self.strategy,
+                deals=tuple(self.deals),
+                histories=tuple(tuple(history) for history in self.histories),
+                expected=expected,
+                actual=actual,
+                rules=rules,
+                position=position_text(self.hand),
+                seed=self.seed,
+                game=self.game,
+            )
+        )

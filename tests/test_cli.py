@@ -710,3 +710,11 @@ def test_a_sheet_title_does_not_say_matador_twice(matador: Callable[..., CliResu
     # The house variant's title starts with the game's name; pagat's French one does not.
     assert house[2] == "# Matador, the Polish page author's house variant for three"
     assert french[2].startswith("# Matador: Le Matador")
+
+
+def test_a_pdf_sheet_is_not_written_to_standard_output(matador: Callable[..., CliResult]) -> None:
+    result = matador("sheet", "pagat", "-o", "-")
+    assert result.code == 2
+    assert result.out == ""
+    assert result.err.startswith("matador sheet: -o -: a PDF is written to a file")
+    assert not Path("-").exists()

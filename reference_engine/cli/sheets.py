@@ -14,7 +14,14 @@ from .. import safeio
 from ..exits import ExitStatus
 from ..sheets import FORMATS as SHEET_FORMATS
 from ..sheets import LANGUAGES as SHEET_LANGUAGES
-from .arguments import AddCommand, Handler, check_output, option_argument, output_argument
+from .arguments import (
+    AddCommand,
+    Handler,
+    UsageError,
+    check_output,
+    option_argument,
+    output_argument,
+)
 
 
 def add_parsers(command: AddCommand) -> None:
@@ -40,6 +47,11 @@ def _sheet(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..sheets.model import build_sheet
     from ..sheets.render import PdfUnavailableError, render_html, render_markdown, render_pdf
 
+    if args.format == "pdf" and args.output == "-":
+        raise UsageError(
+            "-o -: a PDF is written to a file; give -o FILE.pdf, "
+            "or --format html or markdown for standard output"
+        )
     to_stdout = args.format != "pdf" and args.output in (None, "-")
     path = Path(args.output or f"{args.variant}-{args.lang}.pdf")
     if not to_stdout:

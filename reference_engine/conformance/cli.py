@@ -164,10 +164,14 @@ def _load_and_run(
         )
         return ExitStatus.BROKEN_CASE
     if args.coverage:
-        with _destination(args.output, stdout, keep_partial=False) as out:
-            out.write(
-                coverage_output(cases, catalog, args.report, getattr(args, "width", None), out)
-            )
+        from ..cli.progress import counting_bar
+
+        width = getattr(args, "width", None)
+        with (
+            _destination(args.output, stdout, keep_partial=False) as out,
+            counting_bar(stderr, "replaying cases", "runs") as count,
+        ):
+            out.write(coverage_output(cases, catalog, args.report, width, out, count))
         return ExitStatus.OK
     unknown = [v for v in args.variant if v not in catalog.ids()]
     if unknown:

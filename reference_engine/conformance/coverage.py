@@ -8,7 +8,7 @@ really depend on the value of a turn rule it exercises is worked out by
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TextIO
 
 from ..cli.output import json_text
@@ -130,10 +130,13 @@ def coverage_matrix(cases: Sequence[Case], catalog: Catalog) -> dict[str, dict[s
     return matrix
 
 
-def coverage_data(cases: Sequence[Case], catalog: Catalog) -> dict[str, Any]:
+def coverage_data(
+    cases: Sequence[Case], catalog: Catalog, decisive: Decisive | None = None
+) -> dict[str, Any]:
     """``matador conform --coverage --report json``: the report, the variant-by-rule matrix,
-    the decisive checks of each turn rule's value and the values never checked decisively."""
-    decisive = decisive_checks(cases, catalog)
+    the decisive checks of each turn rule's value and the values never checked decisively
+    (``decisive``: those checks, when already found)."""
+    decisive = decisive_checks(cases, catalog) if decisive is None else decisive
     return {
         **coverage_report(cases, catalog),
         "matrix": coverage_matrix(cases, catalog),
@@ -175,11 +178,13 @@ def _decisive_table(tokens: dict[str, list[str]], decisive: Decisive) -> Table:
     )
 
 
-def _tables(cases: Sequence[Case], catalog: Catalog, short: Sequence[str]) -> list[Any]:
+def _tables(
+    cases: Sequence[Case], catalog: Catalog, short: Sequence[str], decisive: Decisive | None
+) -> list[Any]:
     """The headings and tables of the coverage, in order (a heading is a str)."""
     report = coverage_report(cases, catalog)
     matrix = coverage_matrix(cases, catalog)
-    decisive = decisive_checks(cases, catalog)
+    decisive = decisive_checks(cases, catalog) if decisive is None else decisive
     status = {True: "ok", False: "MISSING"}
     tokens = table(
         ["", "RULE=VALUE", Column("cases", right=True)],
@@ -228,7 +233,9 @@ def _tables(cases: Sequence[Case], catalog: Catalog, short: Sequence[str]) -> li
     ]
 
 
-def coverage_lines(cases: Sequence[Case], catalog: Catalog, style: Style) -> list[str]:
+def coverage_lines(
+    cases: Sequence[Case], catalog: Catalog, style: Style, decisive: Decisive | None = None
+) -> list[str]:
     """The coverage as tables that fit ``style.width``: rule values, the variant-by-rule
     matrix in blocks of columns, the reason codes; what is missing marked."""
     from ..disputes.comparison import short_labels
@@ -236,7 +243,7 @@ def coverage_lines(cases: Sequence[Case], catalog: Catalog, style: Style) -> lis
     variants = catalog.ids()
     short = short_labels(variants, longest=9)
     out: list[str] = []
-    for part in _tables(cases, catalog, short):
+    for part in _tables(cases, catalog, short, decisive):
         if isinstance(part, str):
             out += ["", *(style.strong(line) for line in prose(part, style.width))]
         elif part.columns[0].header == "rule":
@@ -250,10 +257,12 @@ def coverage_lines(cases: Sequence[Case], catalog: Catalog, style: Style) -> lis
     return out[1:]
 
 
-def coverage_markdown(cases: Sequence[Case], catalog: Catalog) -> list[str]:
+def coverage_markdown(
+    cases: Sequence[Case], catalog: Catalog, decisive: Decisive | None = None
+) -> list[str]:
     """The coverage in Markdown: the same tables, the matrix whole."""
     out: list[str] = []
-    for part in _tables(cases, catalog, catalog.ids()):
+    for part in _tables(cases, catalog, catalog.ids(), decisive):
         out += ["", f"## {part}", ""] if isinstance(part, str) else markdown(part)
     return out[1:]
 
@@ -264,12 +273,19 @@ def coverage_text(cases: Sequence[Case], catalog: Catalog) -> str:
 
 
 def coverage_output(
-    cases: Sequence[Case], catalog: Catalog, fmt: str, width: int | None, stream: TextIO
+    cases: Sequence[Case],
+    catalog: Catalog,
+    fmt: str,
+    width: int | None,
+    stream: TextIO,
+    progress: Callable[[int, int], None] | None = None,
 ) -> str:
     """The coverage in ``fmt``: ``json``, ``markdown``, or tables fitted to ``stream``
-    (``width`` when given; any other report format gets the tables)."""
+    (``width`` when given; any other report format gets the tables). ``progress(done,
+    total)`` is told of each replay of the decisive checks, the part that takes time."""
+    decisive = decisive_checks(cases, catalog, progress)
     if fmt == "json":
-        return json_text(coverage_data(cases, catalog))
+        return json_text(coverage_data(cases, catalog, decisive))
     if fmt == "markdown":
-        return "\n".join(coverage_markdown(cases, catalog)) + "\n"
-    return "\n".join(coverage_lines(cases, catalog, style_for(stream, width))) + "\n"
+        return "\n".join(coverage_markdown(cases, catalog, decisive)) + "\n"
+    return "\n".join(coverage_lines(cases, catalog, style_for(stream, width), decisive)) + "\n"

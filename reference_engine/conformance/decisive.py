@@ -16,7 +16,7 @@ sets that one to its first value (``draw_when: no_play`` over ``never`` draws
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -137,8 +137,11 @@ def _checks_legal_sets(case: Case) -> bool:
     )
 
 
-def decisive_checks(cases: Sequence[Case], catalog: Catalog) -> Decisive:
-    """Replay every case run under each other value of each varied rule (see the module)."""
+def decisive_checks(
+    cases: Sequence[Case], catalog: Catalog, progress: Callable[[int, int], None] | None = None
+) -> Decisive:
+    """Replay every case run under each other value of each varied rule (see the module);
+    ``progress(done, total)`` is told of each replay."""
     runs = [
         (case, target)
         for case, target in select(cases)
@@ -148,29 +151,38 @@ def decisive_checks(cases: Sequence[Case], catalog: Catalog) -> Decisive:
         target.label(): catalog.resolve(target.variant, target.options) for _, target in runs
     }
     against: dict[str, dict[str, list[Run]]] = {}
-    for rule in VARIED:
-        for value in BY_NAME[rule].values or ():
-            changed = [
+    plan = [
+        (
+            rule,
+            value,
+            [
                 (case, target)
                 for case, target in runs
                 if altered(resolved[target.label()], rule, value) is not None
-            ]
-            for _, target in changed:
-                against.setdefault(
-                    token(rule, getattr(resolved[target.label()], rule)), {}
-                ).setdefault(as_text_value(value), [])
-            if not changed:
-                continue
-            engine_catalog = _Altered(catalog, rule, value)
-            runner = Runner(
-                partial(ReferenceEngine, engine_catalog), catalog=catalog, fail_fast=True
+            ],
+        )
+        for rule in VARIED
+        for value in BY_NAME[rule].values or ()
+    ]
+    total, done = sum(len(changed) for _, _, changed in plan), 0
+    for rule, value, changed in plan:
+        for _, target in changed:
+            against.setdefault(token(rule, getattr(resolved[target.label()], rule)), {}).setdefault(
+                as_text_value(value), []
             )
-            for result in runner.run(changed):
-                if result.deviations and result.deviations[0].check in LEGAL_CHECKS:
-                    in_force = token(rule, getattr(resolved[result.target.label()], rule))
-                    target = result.target
-                    run = Run(result.case, target.variant, target.label())
-                    against[in_force][as_text_value(value)].append(run)
+        if not changed:
+            continue
+        engine_catalog = _Altered(catalog, rule, value)
+        runner = Runner(partial(ReferenceEngine, engine_catalog), catalog=catalog, fail_fast=True)
+        for result in runner.each(changed):
+            done += 1
+            if progress is not None:
+                progress(done, total)
+            if result.deviations and result.deviations[0].check in LEGAL_CHECKS:
+                in_force = token(rule, getattr(resolved[result.target.label()], rule))
+                target = result.target
+                run = Run(result.case, target.variant, target.label())
+                against[in_force][as_text_value(value)].append(run)
     return Decisive(against)
 
 

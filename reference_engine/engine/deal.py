@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence, Set
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import DealError
 from ..rules.model import Rules
@@ -56,34 +56,49 @@ class Deal:
         """A random deal drawn from ``rng``; the lot is drawn too when the rules need it.
 
         Each hand is given in canonical order; the boneyard keeps the shuffled order.
+        The deal is made as the engine holds it (:meth:`packed`): ``hands`` and
+        ``boneyard`` are written out as tiles when first read.
         """
         check_players(rules, players)
         table = compiled(rules)
-        tiles, bits = table.tiles, table.bits
-        order = list(range(len(tiles)))
+        bits = table.bits
+        order = list(range(len(bits)))
         rng.shuffle(order)  # the same draws as shuffling the tiles themselves
-        hands: list[tuple[Tile, ...]] = []
         masks: list[int] = []
         start = 0
         for size in _hand_sizes(table, rules, players):
-            held = sorted(order[start : start + size])
+            masks.append(sum(map(bits.__getitem__, order[start : start + size])))
             start += size
-            hands.append(tuple(map(tiles.__getitem__, held)))
-            masks.append(sum(map(bits.__getitem__, held)))
         stock = tuple(order[start:])
+        given = designated
         if designated is None and table.needs_designated:
             if table.lot_by_drawing:
                 designated = lowest_drawn(table, players, rng)
             else:
                 designated = rng.randrange(players)
-        deal = cls(
-            hands=tuple(hands), boneyard=tuple(map(tiles.__getitem__, stock)), designated=designated
-        )
-        # Its hands and boneyard are the set, dealt as the rules say; a seat given
-        # by the caller is checked as in any deal.
-        if not deal._designated_problems(rules, table, players):
-            object.__setattr__(deal, "_packed", (table, tuple(masks), stock))
+        # Its hands and boneyard are the set, dealt as the rules say: the deal is kept
+        # as the engine holds it, and written out as tiles only when read (__getattr__).
+        deal = cls.__new__(cls)
+        fields = deal.__dict__
+        fields["designated"] = designated
+        fields["_packed"] = (table, tuple(masks), stock)
+        if given is not None and deal._designated_problems(rules, table, players):
+            deal.__dict__.update(hands=deal.hands, boneyard=deal.boneyard)
+            del deal.__dict__["_packed"]  # a seat given by the caller is checked as in any deal
         return deal
+
+    if not TYPE_CHECKING:  # to type checkers, ``hands`` and ``boneyard`` are plain fields
+
+        def __getattr__(self, name: str) -> Any:
+            """``hands`` and ``boneyard`` of a deal :meth:`shuffled` made, written out
+            as tiles when first read (from what :meth:`packed` answers)."""
+            kept = self.__dict__.get("_packed") if name in ("hands", "boneyard") else None
+            if kept is None:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            table, masks, stock = kept
+            self.__dict__["hands"] = tuple(map(table.tiles_of, masks))
+            self.__dict__["boneyard"] = tuple(map(table.tiles.__getitem__, stock))
+            return self.__dict__[name]
 
     def packed(self, rules: Rules) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The deal as the engine holds it: each seat's tiles as a bitmask of tile

@@ -71,8 +71,12 @@ def orientations(tile: Tile) -> tuple[tuple[int, int], ...]:
 
 
 #: What an action offered on a line does: the bit of the tile it puts down and the
-#: line it leads to; a pass has bit 0 and a draw bit -1, and both stay on the line.
+#: line it leads to; a pass has :data:`PASS_BIT` and a draw :data:`DRAW_BIT`, and both
+#: stay on the line.
 Step = tuple[int, "Line"]
+#: The bits of a pass and a draw: above every tile's (a set has at most 190 tiles).
+PASS_BIT = 1 << 256
+DRAW_BIT = PASS_BIT << 1
 
 
 class Line:
@@ -96,7 +100,7 @@ class Line:
         self.kinds = kinds
         self.fit = fit
         self.plays = plays
-        self.after: dict[int, Step] = {id(PASS): (0, self), id(DRAW): (-1, self)}
+        self.after: dict[int, Step] = {id(PASS): (PASS_BIT, self), id(DRAW): (DRAW_BIT, self)}
 
     def placements(self, mask: int) -> tuple[Play, ...]:
         """Every placement of the tiles in ``mask``, in canonical order (by tile, end,

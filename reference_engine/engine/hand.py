@@ -15,12 +15,14 @@ look-ups and bit operations. Hands are bitmasks. The open ends are a shared
 :class:`~reference_engine.engine.ends.Line` of the compiled table, which holds
 every tile's placements on them as ready-made Play objects, so the legal
 actions are built once per state by concatenating a few tuples.
-:meth:`Hand.apply` recognises an offered action by identity (before it falls
-back on comparing values), and the line maps that object's id() to what it
-does: the tile's bit and the line it leads to, or a pass or a draw. A dealt
-hand is checked once (:meth:`Deal.packed <reference_engine.engine.deal.Deal.packed>`),
-and a shuffled one not at all. Why an action is refused is explained by
-:mod:`.refusals`, once :meth:`Hand.verify` has refused it.
+:meth:`Hand.apply` recognises an offered action by identity: the line maps
+that object's id() to what it does (the tile's bit and the line it leads to,
+or a pass or a draw), and the bits of what the legal actions offer, kept with
+them, say whether it is one of them; any other action is compared by value and
+verified. A dealt hand is checked once
+(:meth:`Deal.packed <reference_engine.engine.deal.Deal.packed>`), and a shuffled
+one not at all; the outcome is scored when it is first read. Why an action is
+refused is explained by :mod:`.refusals`, once :meth:`Hand.verify` has refused it.
 """
 
 from __future__ import annotations
@@ -29,13 +31,14 @@ import copy
 from collections.abc import Sequence
 from typing import cast
 
-from ..errors import DealError, Reason
+from ..errors import Reason
 from ..rules.model import Rules
 from .actions import DRAW, PASS, AnyAction, Play
 from .compiled import Compiled, compiled
 from .deal import Deal, seats_after
-from .ends import Line, OpenEnd
+from .ends import DRAW_BIT, PASS_BIT, Line, OpenEnd, Step
 from .phase import Phase as Phase
+from .position import at_position
 from .refusals import refuse, why_not
 from .scoring import Outcome, Termination, score
 from .tiles import Tile
@@ -64,7 +67,9 @@ class Hand:
         self.deal = deal
         self.players = players = len(hands)
         self.history: list[AnyAction] = []
-        self.outcome: Outcome | None = None
+        #: How the hand ended, once it has (scored only when ``outcome`` is read).
+        self._ending: tuple[Termination, int | None] | None = None
+        self._outcome: Outcome | None = None
         self.opener: int | None = None
         self._hands = list(hands)
         self._boneyard = boneyard
@@ -78,6 +83,8 @@ class Hand:
         self._single_drawn: int | None = None
         self._forced_play = False
         self._legal: tuple[AnyAction, ...] | None = None
+        #: What ``_legal`` offers, as Step bits (see legal_actions).
+        self._offer = 0
         self._draw_for_double = False
         self._opening_tiles = 0
         #: The rule that decided the opening tiles, named when another tile is refused.
@@ -99,37 +106,11 @@ class Hand:
         boneyard: int,
         drawn: Tile | None = None,
     ) -> Hand:
-        """A hand in play as the player to act (seat 0) sees it, for `matador explain`.
-
-        ``hand`` is what seat 0 holds, ``ends`` the values of two plain open ends,
-        ``boneyard`` how many tiles are left to draw, ``drawn`` the tile drawn this
-        turn under a one-draw rule. What the player cannot see is filled in: the
-        other seats hold one unseen tile each and the boneyard holds unseen tiles
-        (neither changes what seat 0 may do now).
-        """
-        if players not in rules.players:
-            raise DealError(f"{rules.variant} is not played by {players}")
-        table = compiled(rules)
-        tiles = table.tiles
-        held = set(hand)
-        unseen = [tile for tile in tiles if tile not in held]
-        if len(held) != len(hand) or not held <= set(tiles):
-            raise DealError("the hand repeats a tile or holds one the set does not have")
-        if boneyard + players - 1 > len(unseen):
-            raise DealError(f"the double-{rules.max_pip} set has too few tiles for that boneyard")
-        if drawn is not None and drawn not in held:
-            raise DealError(f"the drawn tile {drawn} is not in the hand")
-        others = [(tile,) for tile in unseen[: players - 1]]
-        stock = tuple(unseen[players - 1 : players - 1 + boneyard])
-        deal = Deal(hands=(tuple(hand), *others), boneyard=stock)
-        position = cls.__new__(cls)
-        masks = list(map(table.mask, deal.hands))
-        position._set_up(rules, deal, masks, [table.index[tile] for tile in stock])
-        position.phase = _PLAY
-        position._line = table.line(tuple(table.kind(OpenEnd.plain(value)) for value in ends))
-        if drawn is not None and table.one_draw_per_turn:
-            position._single_drawn = table.index[drawn]
-        return position
+        """A hand in play as the player to act (seat 0) sees it, for `matador explain`
+        (:func:`reference_engine.engine.position.at_position` says how)."""
+        return at_position(
+            cls, rules, players=players, hand=hand, ends=ends, boneyard=boneyard, drawn=drawn
+        )
 
     def copy(self) -> Hand:
         """An independent copy of this hand's state (sharing the immutable tables)."""
@@ -169,18 +150,23 @@ class Hand:
         """The tile drawn under a one-draw rule this turn, if any."""
         return None if self._single_drawn is None else self.table.tiles[self._single_drawn]
 
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the hand ended and what it scored (SPEC 9); None while it is in play.
+
+        Scored when first read: a playout that never looks at it never pays for it.
+        """
+        outcome = self._outcome
+        if outcome is None and self._ending is not None:
+            termination, went_out = self._ending
+            outcome = self._outcome = score(self.rules, self.pips(), termination, went_out)
+        return outcome
+
     def pips(self) -> tuple[int, ...]:
         """Hand points per seat (doubles count both halves)."""
         return tuple(map(self.table.pips_of, self._hands))
 
     # ------------------------------------------------------------------ legality
-
-    def legal_actions(self) -> tuple[AnyAction, ...]:
-        """Every legal action of the player to act, in canonical order."""
-        legal = self._legal
-        if legal is None:
-            legal = self._compute_legal()
-        return legal
 
     def is_legal(self, action: AnyAction, player: int | None = None) -> bool:
         """Whether ``action`` (by ``player``, if given) may be applied now."""
@@ -204,29 +190,24 @@ class Hand:
 
     def apply(self, action: AnyAction, player: int | None = None) -> None:
         """Verify ``action`` and carry it out."""
-        legal = self._legal
-        if legal is None:
-            legal = self._compute_legal()
-        if player is not None and player != self.current:
-            self.verify(action, player)  # raises (not your turn, or the hand is over)
-        # ``offered`` is the action as legal_actions() built it: usually the very
-        # object passed back, else an equal one (or none, and verify() refuses).
-        for offered in legal:
-            if offered is action:
-                break
-        else:
-            self.verify(action, player)
-            offered = legal[legal.index(action)]
+        if self._legal is None:
+            self.legal_actions()
+        # An action legal_actions() offered is found by identity on the line, with
+        # what it does, and its bit is among those offered; anything else (or a
+        # seat named) is checked the long way.
+        step = self._line.after.get(id(action))
+        if (
+            step is None
+            or not step[0] & self._offer
+            or (player is not None and player != self.current)
+        ):
+            step = self._checked(action, player)
+            if step is None:  # it was the opening tile, and the hand is open
+                return
         self._legal = None
         self.history.append(action)
-        step = self._line.after.get(id(offered))
-        if step is None:  # the opening tile, or a placement first made on this line
-            if isinstance(offered, Play) and offered.end is None:
-                self._open(offered)
-                return
-            step = self.table.step(self._line, cast(Play, offered))
         bit, line = step
-        if bit > 0:  # a placement (written out here: this is the hot path)
+        if bit < PASS_BIT:  # a placement (written out here: this is the hot path)
             self._line = line
             seat = self.current
             hand = self._hands[seat] ^ bit
@@ -238,14 +219,38 @@ class Hand:
                 self._forced_play = False
             else:
                 self._finish(Termination.DOMINO, went_out=seat)
-        elif bit == 0:  # a pass
+        elif bit == PASS_BIT:
             self._passes += 1
             if self._passes >= self.players:
                 self._finish(Termination.BLOCKED)
-            else:
-                self._next_turn()
+            else:  # as _next_turn()
+                self.current = (self.current + 1) % self.players
+                self._single_drawn = None
+                self._forced_play = False
         else:
             self._draw()
+
+    def _checked(self, action: AnyAction, player: int | None) -> Step | None:
+        """What ``action`` does, once verified (raises unless it may be applied now);
+        None when it was the opening tile, which this puts down."""
+        legal = self.legal_actions()
+        if player is not None and player != self.current:
+            self.verify(action, player)  # raises (not your turn, or the hand is over)
+        # ``offered`` is the action as legal_actions() built it: an equal one (or
+        # none, and verify() refuses).
+        offered = _offered(legal, action)
+        if offered is None:
+            self.verify(action, player)  # raises: it is not one of them
+            offered = legal[legal.index(action)]
+        step = self._line.after.get(id(offered))
+        if step is None:  # the opening tile, or a placement first made on this line
+            if isinstance(offered, Play) and offered.end is None:
+                self._legal = None
+                self.history.append(action)
+                self._open(offered)
+                return None
+            step = self.table.step(self._line, cast(Play, offered))
+        return step
 
     # ------------------------------------------------------------------ the opening
 
@@ -316,24 +321,30 @@ class Hand:
 
     # ------------------------------------------------------------------ the turn
 
-    def _compute_legal(self) -> tuple[AnyAction, ...]:
-        """The legal actions (SPEC section 8.2), in canonical order; kept in ``_legal``."""
+    def legal_actions(self) -> tuple[AnyAction, ...]:
+        """Every legal action of the player to act, in canonical order (SPEC section 8.2).
+
+        Built once per state and kept in ``_legal``, with the bits of what they
+        offer in ``_offer``: the tiles placed, and :data:`PASS_BIT` or
+        :data:`DRAW_BIT` (a turn's legal actions hold every placement of each
+        tile they place). Outside an ordinary turn ``_offer`` is 0, and apply()
+        checks an action the long way.
+        """
+        legal = self._legal
+        if legal is not None:
+            return legal
         line = self._line
-        if self.phase is not _PLAY:
-            legal = self._legal = () if self.phase is _OVER else self._opening_actions()
+        if self.phase is not _PLAY or self._single_drawn is not None:
+            self._offer = 0
+            legal = self._legal = self._other_legal(line)
             return legal
         playable = self._hands[self.current] & line.fit
         table = self.table
-        if self._single_drawn is not None:  # step 2 of the procedure, one draw per turn
-            if table.after_draw_any_tile:
-                legal = (*line.placements(playable), PASS)
-            else:
-                drawn = line.placements((1 << self._single_drawn) & playable)
-                legal = (*drawn, PASS) if table.after_draw_may_pass or not drawn else drawn
-            self._legal = legal
-            return legal
         # Step 1 (the opener's own turn, SPEC 6.5, must place a tile if it can).
-        plays = line.placements(playable) if playable else ()
+        if playable & (playable - 1):  # several tiles
+            plays = line.placements(playable)
+        else:  # one tile or none, as Line.placements() (written out: this is the hot path)
+            plays = line.plays[playable.bit_length() - 1] if playable else ()
         if self._forced_play and plays:
             legal = plays
         elif self._drawn < self._draw_limit:  # the player can draw
@@ -354,6 +365,23 @@ class Hand:
         else:
             legal = plays
         self._legal = legal
+        last = legal[-1] if legal else None  # (a player who can do nothing else passes)
+        self._offer = playable | (PASS_BIT if last is PASS else DRAW_BIT if last is DRAW else 0)
+        return legal
+
+    def _other_legal(self, line: Line) -> tuple[AnyAction, ...]:
+        """The legal actions before the opening, once the hand is over, or after a single draw."""
+        if self.phase is not _PLAY:
+            return () if self.phase is _OVER else self._opening_actions()
+        playable = self._hands[self.current] & line.fit
+        table = self.table
+        legal: tuple[AnyAction, ...]
+        # Step 2 of the procedure, one draw per turn.
+        if table.after_draw_any_tile:
+            legal = (*line.placements(playable), PASS)
+        else:
+            drawn = line.placements((1 << cast(int, self._single_drawn)) & playable)
+            legal = (*drawn, PASS) if table.after_draw_may_pass or not drawn else drawn
         return legal
 
     # ------------------------------------------------------------------ doing
@@ -365,7 +393,7 @@ class Hand:
         self._hands[seat] &= ~(1 << index)
         self._line = table.line(table.opening_kinds[index])
         self.opener = seat
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         self._passes = 0
         self._draw_for_double = False
         if not self._hands[seat]:
@@ -395,7 +423,8 @@ class Hand:
         self.phase = Phase.OVER
         self.is_over = True
         self._legal = ()
-        self.outcome = score(self.rules, self.pips(), termination, went_out)
+        self._offer = 0
+        self._ending = (termination, went_out)
 
 
 #: The legal actions of a player with nothing to place: one tuple each, built once.

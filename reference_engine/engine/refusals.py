@@ -5,7 +5,7 @@ Nothing here decides what is legal. :meth:`Hand.verify
 :meth:`~reference_engine.engine.hand.Hand.legal_actions` does not offer it, and
 only then asks :func:`why_not` which reason to give. The explanations read the
 hand's own state (this module is the hand's, kept apart for length) and name
-the condition of the legal-action generator (``Hand._compute_legal``) that
+the condition of the legal-action generator (``Hand.legal_actions``) that
 leaves the action out; unlike the generator, they are not a hot path and read
 the rules directly, for clear messages.
 """

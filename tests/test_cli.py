@@ -618,7 +618,6 @@ def test_explain_situation_with_yaml_1_1_boolean_is_located(
     [
         pytest.param(lambda tmp: tmp / "no" / "sheet.md", "the folder", id="missing-folder"),
         pytest.param(lambda tmp: tmp, "give", id="directory"),
-        pytest.param(lambda tmp: Path("/dev/null"), "a character device", id="device"),
     ],
 )
 def test_sheet_output_that_cannot_be_written_is_said_before_any_work(

@@ -11,7 +11,9 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import re
+import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -204,6 +206,45 @@ def test_an_input_that_is_a_directory_or_missing_is_invalid_input(
     # validate reports each file's problems as FILE:LINE:COL: ..., as compilers do.
     said_by = f"{given}: " if (command, kind) == ("validate", "missing") else f"matador {command}: "
     assert result.err_lines[0].startswith(said_by)
+
+
+@pytest.mark.parametrize(
+    "form", [["-o", "{same}"], ["--output", "{same}"], ["--output={same}"], ["-o", "./{name}"]]
+)
+@pytest.mark.parametrize("command", [*sorted(INPUT_FILE), "conform"])
+def test_the_output_is_never_one_of_the_inputs(
+    matador: Callable[..., CliResult],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+    form: list[str],
+) -> None:
+    """``replay game.json -o game.json`` would replace the record by its verdict."""
+    monkeypatch.chdir(tmp_path)
+    given = tmp_path / "input.yaml"
+    given.write_text("kept: as it was\n", encoding="utf-8")
+    line = INPUT_FILE.get(command, ["conform", "--cases", "{input}"])
+    argv = [part.format(input=given) for part in line]
+    argv += [part.format(same=given, name=given.name) for part in form]
+
+    result = matador(*argv)
+
+    assert result.code == ExitStatus.USAGE, result.err
+    assert len(result.err_lines) == 1
+    assert "also an input of this command" in result.err
+    assert given.read_text(encoding="utf-8") == "kept: as it was\n"
+
+
+def test_small_o_dev_null_is_written_to_not_replaced(matador: Callable[..., CliResult]) -> None:
+    """``-o /dev/null`` discards the output, as the shell idiom expects; the device stays."""
+    null = Path(os.devnull)
+    if not null.exists() or not stat.S_ISCHR(null.stat().st_mode):
+        pytest.skip("no character device at os.devnull")
+    for argv in (["list"], ["show", "pagat"], ["conform", "--variant", "house"]):
+        result = matador(*argv, "-o", os.devnull)
+        assert result.code == 0, result.err
+        assert result.out == ""
+        assert stat.S_ISCHR(null.stat().st_mode)
 
 
 #: A command line choosing a rule option no variant has, for each command taking -O.

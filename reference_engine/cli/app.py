@@ -27,6 +27,8 @@ fails once the file was made is not (1).
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import io
 from collections.abc import Sequence
 from typing import TextIO, cast
@@ -56,7 +58,9 @@ from .arguments import (
     UsageError,
     VersionAction,
     check_output,
+    is_device,
     output_argument,
+    refuse_input_as_output,
 )
 from .output import GuardedOutput, OutputClosed, OutputFailed
 
@@ -163,17 +167,9 @@ def _run(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
         return ExitStatus.USAGE
     handler = COMMANDS[args.command]
     try:
-        output = getattr(args, "output", None)
-        if output is not None and output != "-":
-            check_output(output)  # before any work, in every command: exit 2
-        with safeio.size_limit(getattr(args, "max_bytes", None)):
-            if output is None or output == "-" or not getattr(args, "redirected", False):
-                return handler(args, stdout, stderr)
-            printed = io.StringIO()
-            status = handler(args, printed, stderr)
-            if printed.getvalue() or status == ExitStatus.OK:
-                safeio.write_atomically(output, printed.getvalue())
-            return status
+        with contextlib.ExitStack() as stack:
+            target = _output_target(args, argv, stdout, stack)
+            return _handle(handler, args, target, stderr)
     except safeio.InputError as error:
         stderr.write(f"matador {args.command}: {error.path}: cannot read the file: ")
         stderr.write(f"{error.message}\n")
@@ -201,3 +197,42 @@ def _run(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
     except DealError as error:
         stderr.write(f"matador {args.command}: {error}\n")
         return ExitStatus.INVALID
+
+
+def _output_target(
+    args: argparse.Namespace, argv: Sequence[str], stdout: TextIO, stack: contextlib.ExitStack
+) -> TextIO:
+    """Where the command writes, checked before any work.
+
+    ``-o FILE`` must be writable and must not be one of the command's own inputs
+    (usage errors, 2); ``-o /dev/null`` or a pipe is opened and written straight
+    to, as standard output is, never replaced by a renamed file.
+    """
+    output = getattr(args, "output", None)
+    if output is None or output == "-":
+        return stdout
+    if is_device(output):
+        try:
+            device = stack.enter_context(open(output, "w", encoding="utf-8"))  # noqa: SIM115
+        except OSError as error:
+            raise UsageError(f"-o {output}: {error.strerror or error}") from None
+        guarded = GuardedOutput(device)
+        stack.callback(guarded.flush)  # before the file is closed, so a failure is told
+        args.output = "-"
+        return cast(TextIO, guarded)
+    check_output(output)
+    refuse_input_as_output(output, argv)
+    return stdout
+
+
+def _handle(handler: Handler, args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    """Run ``handler``; what a command without its own ``--output`` prints goes to ``-o``."""
+    output = getattr(args, "output", None)
+    with safeio.size_limit(getattr(args, "max_bytes", None)):
+        if output is None or output == "-" or not getattr(args, "redirected", False):
+            return handler(args, stdout, stderr)
+        printed = io.StringIO()
+        status = handler(args, printed, stderr)
+        if printed.getvalue() or status == ExitStatus.OK:
+            safeio.write_atomically(output, printed.getvalue())
+        return status

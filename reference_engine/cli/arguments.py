@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
@@ -298,6 +299,46 @@ def output_argument(parser: argparse.ArgumentParser, help: str) -> None:
     prints to the file.
     """
     parser.add_argument("--output", "-o", metavar="FILE", help=help)
+
+
+def is_device(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a device or a pipe (``/dev/null``, a FIFO): written straight
+    to, never replaced by a renamed file as an output file is."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
+def refuse_input_as_output(output: str, argv: Sequence[str]) -> None:
+    """Raise :class:`UsageError` when ``output`` is a file the command line also names
+    (``replay game.json -o game.json`` would replace the record by its verdict)."""
+    for candidate in _named_files(argv):
+        try:
+            same = os.path.isfile(candidate) and os.path.samefile(candidate, output)
+        except (OSError, ValueError):
+            same = False
+        if same:
+            raise UsageError(
+                f"-o {output}: that is also an input of this command ({candidate}); "
+                "writing the output there would destroy it: give another file"
+            )
+
+
+def _named_files(argv: Sequence[str]) -> Iterator[str]:
+    """Every word of ``argv`` that may name a file, but the output's own (``-o FILE``,
+    ``--output FILE``, ``--output=FILE``, ``-oFILE``); ``--name=VALUE`` gives VALUE."""
+    words = iter(argv)
+    for word in words:
+        if word in ("-o", "--output"):
+            next(words, None)
+        elif word.startswith("--output=") or (word.startswith("-o") and len(word) > 2):
+            continue
+        elif word.startswith("--") and "=" in word:
+            yield word.partition("=")[2]
+        else:
+            yield word
 
 
 def check_output(path: str | os.PathLike[str]) -> None:

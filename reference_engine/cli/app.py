@@ -205,8 +205,8 @@ def _output_target(
     """Where the command writes, checked before any work.
 
     ``-o FILE`` must be writable and must not be one of the command's own inputs
-    (usage errors, 2); ``-o /dev/null`` or a pipe is opened and written straight
-    to, as standard output is, never replaced by a renamed file.
+    (usage errors, 2); ``-o /dev/null`` (a character device) is opened and written
+    straight to, as standard output is, never replaced by a renamed file.
     """
     output = getattr(args, "output", None)
     if output is None or output == "-":

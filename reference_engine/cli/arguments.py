@@ -302,13 +302,13 @@ def output_argument(parser: argparse.ArgumentParser, help: str) -> None:
 
 
 def is_device(path: str | os.PathLike[str]) -> bool:
-    """Whether ``path`` is a device or a pipe (``/dev/null``, a FIFO): written straight
-    to, never replaced by a renamed file as an output file is."""
+    """Whether ``path`` is a character device (``/dev/null``): written straight to, never
+    replaced by a renamed file as an output file is. A named pipe is not one: it may have
+    no reader, and the command would wait for one forever (it is refused as an output)."""
     try:
-        mode = os.stat(path).st_mode
+        return stat.S_ISCHR(os.stat(path).st_mode)
     except (OSError, ValueError):
         return False
-    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
 def refuse_input_as_output(output: str, argv: Sequence[str]) -> None:

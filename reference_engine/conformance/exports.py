@@ -31,7 +31,13 @@ from .report import (
     tally,
     totals,
 )
-from .rulereport import RuleVerdict, deviation_lines, rule_lines, rule_verdicts
+from .rulereport import (
+    RuleVerdict,
+    Standing,
+    blame_text,
+    rule_lines,
+    rule_verdicts,
+)
 from .verdicts import CaseRun, Verdict
 
 
@@ -69,7 +75,7 @@ def write_junit(
         for run in runs:
             if run.variant == variant:
                 _junit_case(suite, run)
-    verdicts = rule_verdicts(runs)
+    verdicts = rule_verdicts(runs, random=summary.random if summary is not None else None)
     rules_suite = context.suite(suites, "rules")
     for verdict in verdicts:
         case = ElementTree.SubElement(
@@ -79,10 +85,11 @@ def write_junit(
             name=f"{verdict.name} ({verdict.section})",
             time="0.0000",
         )
-        if verdict.failed:
-            message = f"{verdict.failed} expectation(s) failed, {verdict.held} held"
+        if verdict.standing is not Standing.HELD:
+            message = blame_text(verdict)
             text = "\n".join(rule_lines([verdict]))
-            ElementTree.SubElement(case, "failure", message=_xml(message), type="rule").text = _xml(
+            kind = "rule" if verdict.standing is Standing.BROKEN else "implicated"
+            ElementTree.SubElement(case, "failure", message=_xml(message), type=kind).text = _xml(
                 text
             )
     if summary is not None and summary.random is not None:
@@ -215,28 +222,37 @@ def write_markdown(
     stream.write("| **all** | " + " | ".join(f"**{total[v]}**" for v in VERDICTS) + " |\n")
     if summary is not None and summary.random is not None:
         _markdown_random(summary.random, stream)
-    verdicts = rule_verdicts(runs)
+    verdicts = rule_verdicts(runs, random=summary.random if summary is not None else None)
     if verdicts:
         _markdown_rules(verdicts, stream)
     _markdown_failures(runs, stream)
 
 
 def _markdown_rules(verdicts: Sequence[RuleVerdict], stream: TextIO) -> None:
-    """The verdict per rule, then each broken rule's smallest example."""
-    stream.write("\n## Rules\n\n| rule | section | held | failed |\n|---|---|---:|---:|\n")
+    """The verdict per rule, then each broken or implicated rule's smallest example."""
+    stream.write(
+        "\n## Rules\n\n| rule | section | held | failed | verdict | in cases | in random games |\n"
+        "|---|---|---:|---:|---|---:|---:|\n"
+    )
     for verdict in verdicts:
-        failed = f"**{verdict.failed}**" if verdict.failed else "0"
-        name = _cell(verdict.name)
-        stream.write(f"| {name} | {verdict.section} | {verdict.held} | {failed} |\n")
+        standing = verdict.standing
+        shown = f"**{standing.value}**" if standing is not Standing.HELD else standing.value
+        scripted = verdict.blamed or verdict.implicated
+        random = verdict.random_blamed or verdict.random_implicated
+        stream.write(
+            f"| {_cell(verdict.name)} | {verdict.section} | {verdict.held} | {verdict.failed} "
+            f"| {shown} | {scripted} | {random} |\n"
+        )
     for verdict in verdicts:
-        if not verdict.failed or verdict.example is None:
+        if verdict.standing is Standing.HELD:
             continue
-        run, deviation = verdict.example
         stream.write(f"\n### {_cell(verdict.name)} ({verdict.section})\n\n")
+        stream.write(f"{_cell(blame_text(verdict))}.\n\n")
         if verdict.source:
             stream.write(f"Source: {_cell(verdict.source)}\n\n")
-        stream.write(f"Smallest example: `{run.case}` [{run.target.label()}]\n\n```text\n")
-        stream.write("\n".join(deviation_lines(deviation)) + "\n```\n")
+        lines = rule_lines([verdict])[1:]
+        stream.write("```text\n" + "\n".join(line for line in lines if "source:" not in line))
+        stream.write("\n```\n")
 
 
 def _markdown_failures(runs: Sequence[CaseRun], stream: TextIO) -> None:

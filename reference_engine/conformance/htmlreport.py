@@ -38,7 +38,7 @@ from .failures import (
     problem_rows,
 )
 from .report import VERDICTS, RunSummary, summary_line, summary_text, tally, totals
-from .rulereport import FIXED_NAMES, RuleVerdict, rule_verdicts
+from .rulereport import FIXED_NAMES, RuleVerdict, Standing, blame_text, rule_verdicts
 from .verdicts import CaseRun, Verdict
 
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
@@ -72,6 +72,8 @@ class RuleRow:
     #: The number of the failure that is its smallest example (0: none).
     example: int
     example_label: str
+    #: How the rule stands, in words (empty when it held).
+    blame: str = ""
 
 
 @dataclass(frozen=True)
@@ -219,7 +221,10 @@ def _rule_rows(verdicts: Sequence[RuleVerdict], numbers: dict[int, int]) -> list
             run, deviation = verdict.example
             number = numbers.get(id(deviation), 0)
             label = f"{run.case} [{run.target.label()}]"
-        rows.append(RuleRow(verdict=verdict, example=number, example_label=label))
+        if verdict.standing is Standing.HELD:
+            number, label = 0, ""
+        blame = "" if verdict.standing is Standing.HELD else blame_text(verdict)
+        rows.append(RuleRow(verdict=verdict, example=number, example_label=label, blame=blame))
     return rows
 
 
@@ -258,7 +263,7 @@ def render_html(
     """The report as one HTML document."""
     failures = failure_rows(runs)
     by_deviation, by_run = _first_failures(runs)
-    verdicts = rule_verdicts(runs)
+    verdicts = rule_verdicts(runs, random=summary.random if summary is not None else None)
     groups = _groups(failures)
     listed = {group.variant for group in groups}
     variant_rows = [
@@ -287,7 +292,7 @@ def render_html(
         variant_rows=variant_rows,
         totals=[total[v] for v in VERDICTS],
         rule_rows=_rule_rows(verdicts, by_deviation),
-        broken_rules=sum(1 for verdict in verdicts if verdict.failed),
+        broken_rules=sum(1 for verdict in verdicts if verdict.standing is Standing.BROKEN),
         case_rows=_case_rows(runs, by_run),
         groups=groups,
         failure_count=len(failures),

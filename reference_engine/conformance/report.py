@@ -25,6 +25,7 @@ from .engine import PROTOCOL_VERSION, EngineInfo
 from .randomreport import divergence_data, random_lines
 from .rulereport import (
     RuleVerdict,
+    Standing,
     deviation_data,
     deviation_lines,
     rule_data,
@@ -185,7 +186,7 @@ def write_table(
     for run in runs:
         if run.verdict in (Verdict.FAIL, Verdict.ERROR, Verdict.BROKEN):
             stream.write(failure_text(run) + "\n\n")
-    verdicts = rule_verdicts(runs)
+    verdicts = rule_verdicts(runs, random=summary.random if summary is not None else None)
     broken_rules = rule_lines(verdicts)
     if broken_rules:
         stream.write("\n".join(broken_rules) + "\n\n")
@@ -237,10 +238,20 @@ def summary_line(runs: Sequence[CaseRun], summary: RunSummary | None = None) -> 
 
 
 def rules_line(verdicts: Sequence[RuleVerdict]) -> str:
-    """The one-line count of rules: how many held everywhere, how many an engine broke."""
-    broken = sum(1 for verdict in verdicts if verdict.failed)
-    text = f"rules: {len(verdicts) - broken} held everywhere, {broken} broken"
-    return text + (" (each named above, with its smallest example)" if broken else "")
+    """The one-line count of rules: held everywhere, broken (singled out), implicated, cleared.
+
+    A rule is called broken only when the deviations single it out
+    (:mod:`.blame`); a possible cause is implicated; a rule named by a failed
+    expectation that another rule explains is cleared.
+    """
+    standing = Counter(verdict.standing for verdict in verdicts)
+    cleared = sum(1 for v in verdicts if v.standing is Standing.HELD and v.failed)
+    held = standing[Standing.HELD] - cleared
+    broken, implicated = standing[Standing.BROKEN], standing[Standing.IMPLICATED]
+    text = f"rules: {held} held everywhere, {broken} broken, {implicated} implicated"
+    if cleared:
+        text += f", {cleared} cleared"
+    return text + (" (each named above, with its smallest example)" if broken or implicated else "")
 
 
 class JsonLinesReport:
@@ -299,7 +310,7 @@ class JsonLinesReport:
     def footer(self, summary: RunSummary | None = None) -> None:
         """The per-rule verdicts (one ``rule`` line each), then the counts and completeness."""
         summary = summary or RunSummary()
-        for verdict in rule_verdicts(self.runs):
+        for verdict in rule_verdicts(self.runs, random=summary.random):
             self._line(rule_data(verdict))
         extra: dict[str, Any] = {}
         if summary.random is not None:

@@ -12,6 +12,7 @@ seat in seat order, and "nothing" for an absent value.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,11 +21,22 @@ from ..rules import Catalog, Rules
 from ..rules.model import PerPlayers, Target
 from ..rules.parameters import BY_NAME, ValueKind, as_text_value
 from ..rules.sources import registry
+from ..rules.vocabulary import TextEnum
 from .attribution import FIXED, FixedRule, section
+from .blame import Key, Place, assign, candidates, case_places, deviation_candidates
+from .divergences import DifferentialResult, Divergence
 from .verdicts import CaseRun, Check, Deviation, Verdict
 
 #: The checks whose values are lists in seat order (not sets of actions).
 _BY_SEAT = frozenset({"pips", "points", "scores", "hands_won"})
+
+
+class Standing(TextEnum):
+    """How a rule stands after a run: singled out, a possible cause, or not blamed."""
+
+    BROKEN = "broken"
+    IMPLICATED = "implicated"
+    HELD = "held"
 
 
 @dataclass(frozen=True)
@@ -40,6 +52,23 @@ class RuleVerdict:
     example: tuple[CaseRun, Deviation] | None
     #: Where the value comes from, for the example's variant (publication, text, section).
     source: str
+    #: Places in the cases (and kinds of random divergence) that single this rule out
+    #: (:mod:`.blame`), and those it could explain with no rule singled out.
+    blamed: int = 0
+    implicated: int = 0
+    random_blamed: int = 0
+    random_implicated: int = 0
+    #: The shortest random game that shows a divergence behind this rule.
+    random_example: Divergence | None = None
+
+    @property
+    def standing(self) -> Standing:
+        """Broken (singled out), implicated (a possible cause) or held (not blamed)."""
+        if self.blamed or self.random_blamed:
+            return Standing.BROKEN
+        if self.implicated or self.random_implicated:
+            return Standing.IMPLICATED
+        return Standing.HELD
 
     @property
     def name(self) -> str:
@@ -92,47 +121,95 @@ def _size(run: CaseRun, deviation: Deviation) -> tuple[int, int, str, int]:
     return (len(deviation.history), deviation.hand or 0, run.case, deviation.step or 0)
 
 
-def rule_verdicts(runs: Iterable[CaseRun], catalog: Catalog | None = None) -> list[RuleVerdict]:
-    """Every rule and value the runs tested, failing ones first, each with its counts."""
+def rule_verdicts(
+    runs: Iterable[CaseRun],
+    catalog: Catalog | None = None,
+    random: DifferentialResult | None = None,
+) -> list[RuleVerdict]:
+    """Every rule and value the runs tested, broken ones first, each with its counts and blame.
+
+    ``held`` and ``failed`` count the expectations naming the rule; which rules
+    are broken or implicated is :mod:`.blame`'s, over the cases and the random
+    games' divergences.
+    """
     catalog = catalog if catalog is not None else Catalog.shipped()
     resolved: dict[str, Rules] = {}
-    held: dict[tuple[str, str], int] = {}
-    failed: dict[tuple[str, str], int] = {}
-    example: dict[tuple[str, str], tuple[CaseRun, Deviation]] = {}
-    source: dict[tuple[str, str], str] = {}
+
+    def rules_of(target: Any) -> Rules:
+        label = target.label()
+        if label not in resolved:
+            resolved[label] = catalog.resolve(target.variant, target.options)
+        return resolved[label]
+
+    held: Counter[Key] = Counter()
+    failed: Counter[Key] = Counter()
+    example: dict[Key, tuple[CaseRun, Deviation]] = {}
+    source: dict[Key, str] = {}
+    places: list[Place] = []
     for run in runs:
         if run.verdict not in (Verdict.PASS, Verdict.FAIL):
             continue
-        label = run.target.label()
-        if label not in resolved:
-            resolved[label] = catalog.resolve(run.target.variant, run.target.options)
-        rules = resolved[label]
+        rules = rules_of(run.target)
+
+        def key(rule: str, rules: Rules = rules) -> Key:
+            return (rule, value_label(rules, rule))
+
         for tally, counts in ((held, run.held), (failed, run.failed)):
             for rule, count in counts.items():
-                key = (rule, value_label(rules, rule))
-                tally[key] = tally.get(key, 0) + count
-                source.setdefault(key, _source(rules, rule))
+                tally[key(rule)] += count
+                source.setdefault(key(rule), _source(rules, rule))
+        places.extend(case_places(run, key))
         for deviation in run.deviations:
-            for rule in deviation.rules:
-                key = (rule, value_label(rules, rule))
-                best = example.get(key)
+            for rule in deviation_candidates(deviation):
+                best = example.get(key(rule))
                 if best is None or _size(run, deviation) < _size(*best):
-                    example[key] = (run, deviation)
-                    source[key] = _source(rules, rule)
+                    example[key(rule)] = (run, deviation)
+                    source[key(rule)] = _source(rules, rule)
+    random_example: dict[Key, Divergence] = {}
+    for divergence in random.divergences if random is not None else []:
+        rules = rules_of(divergence.target)
+        names = candidates(
+            divergence.check,
+            divergence.rules,
+            divergence.history,
+            divergence.expected,
+            divergence.actual,
+        )
+        keys = frozenset((rule, value_label(rules, rule)) for rule in names)
+        places.append(Place(keys, random=True))
+        for rule_key in keys:
+            random_example.setdefault(rule_key, divergence)
+            source.setdefault(rule_key, _source(rules, rule_key[0]))
+    blame = assign(places)
     order = {name: index for index, name in enumerate(BY_NAME)}
+    everything = set(held) | set(failed) | set(random_example)
     verdicts = [
         RuleVerdict(
             rule=rule,
             value=value,
             section=section(rule),
-            held=held.get((rule, value), 0),
-            failed=failed.get((rule, value), 0),
+            held=held[(rule, value)],
+            failed=failed[(rule, value)],
             example=example.get((rule, value)),
             source=source.get((rule, value), ""),
+            blamed=blame.blamed[((rule, value), False)],
+            implicated=blame.implicated[((rule, value), False)],
+            random_blamed=blame.blamed[((rule, value), True)],
+            random_implicated=blame.implicated[((rule, value), True)],
+            random_example=random_example.get((rule, value)),
         )
-        for rule, value in set(held) | set(failed)
+        for rule, value in everything
     ]
-    verdicts.sort(key=lambda v: (v.failed == 0, order.get(v.rule, len(order)), v.rule, v.value))
+    rank = {Standing.BROKEN: 0, Standing.IMPLICATED: 1, Standing.HELD: 2}
+    verdicts.sort(
+        key=lambda v: (
+            rank[v.standing],
+            -(v.implicated + v.random_implicated),
+            order.get(v.rule, len(order)),
+            v.rule,
+            v.value,
+        )
+    )
     return verdicts
 
 
@@ -206,23 +283,59 @@ def deviation_lines(deviation: Deviation) -> list[str]:
     return lines
 
 
+def blame_text(verdict: RuleVerdict) -> str:
+    """How a rule stands, in words: ``broken: 2 places single it out (1 in random games)``."""
+    if verdict.standing is Standing.BROKEN:
+        what, scripted, random = "broken", verdict.blamed, verdict.random_blamed
+        how = "single it out"
+    else:
+        what, scripted, random = "implicated", verdict.implicated, verdict.random_implicated
+        how = "could come from it, or from another rule named there"
+    counts = []
+    if scripted:
+        counts.append(f"{scripted} place(s) in the cases")
+    if random:
+        counts.append(f"{random} kind(s) of random-game divergence")
+    return f"{what}: {' and '.join(counts)} {how}"
+
+
 def rule_lines(verdicts: Sequence[RuleVerdict]) -> list[str]:
-    """The per-rule verdict as text: every failing rule with its smallest example."""
+    """The per-rule verdict as text: every broken or implicated rule with its smallest example."""
     lines = []
     for verdict in verdicts:
-        if not verdict.failed:
+        if verdict.standing is Standing.HELD:
             continue
         lines.append(
-            f"RULE {verdict.name} ({verdict.section}): {verdict.failed} expectation(s) "
-            f"failed, {verdict.held} held"
+            f"RULE {verdict.name} ({verdict.section}): {blame_text(verdict)}; "
+            f"{verdict.failed} expectation(s) naming it failed, {verdict.held} held"
         )
         if verdict.source:
             lines.append(f"  source: {verdict.source}")
-        if verdict.example is not None:
+        if verdict.example is not None and (verdict.blamed or verdict.implicated):
             run, deviation = verdict.example
             lines.append(f"  smallest example: {run.case} [{run.target.label()}]")
             lines.extend("    " + line for line in deviation_lines(deviation))
+        if verdict.random_example is not None and (
+            verdict.random_blamed or verdict.random_implicated
+        ):
+            divergence = verdict.random_example
+            lines.append(f"  random game: {divergence.game_text} [{divergence.target.label()}]")
+            lines.append(f"    {divergence.message}")
+            lines.extend("      " + line for line in difference_lines_of(divergence))
     return lines
+
+
+def difference_lines_of(divergence: Divergence) -> list[str]:
+    """What the reference and the engine gave at a divergence, as a deviation shows it."""
+    return difference_lines(
+        Deviation(
+            check=divergence.check,
+            message=divergence.what,
+            expected=divergence.expected,
+            actual=divergence.actual,
+            rules=divergence.rules,
+        )
+    )
 
 
 def rule_data(verdict: RuleVerdict) -> dict[str, Any]:
@@ -243,6 +356,19 @@ def rule_data(verdict: RuleVerdict) -> dict[str, Any]:
         "section": verdict.section,
         "held": verdict.held,
         "failed": verdict.failed,
+        "standing": verdict.standing.value,
+        "blamed": verdict.blamed,
+        "implicated": verdict.implicated,
+        "random_blamed": verdict.random_blamed,
+        "random_implicated": verdict.random_implicated,
+        "random_example": None
+        if verdict.random_example is None
+        else {
+            "game": verdict.random_example.game,
+            "seed": verdict.random_example.seed,
+            "variant": verdict.random_example.variant,
+            "check": verdict.random_example.what,
+        },
         "source": verdict.source,
         "example": example,
     }

@@ -705,3 +705,15 @@ def test_an_empty_engine_command_is_still_a_usage_error() -> None:
     out, err = io.StringIO(), io.StringIO()
     assert run(["conform", "--engine", " "], out, err) == ExitStatus.USAGE
     assert err.getvalue().count("\n") == 1 and "--engine is empty" in err.getvalue()
+
+
+@pytest.mark.parametrize(
+    "judging", [["--engine", "matador engine"], ["--random", "3"], ["--fail-fast"]]
+)
+def test_coverage_refuses_to_pass_for_a_judged_run(judging: list[str]) -> None:
+    """``--coverage`` judges no engine: with ``--engine`` it would exit 0 whatever the engine."""
+    out, err = io.StringIO(), io.StringIO()
+    assert run(["conform", "--coverage", *judging], out, err) == ExitStatus.USAGE
+    assert out.getvalue() == ""
+    assert err.getvalue().count("\n") == 1
+    assert "--coverage describes the cases and judges no engine" in err.getvalue()

@@ -53,7 +53,8 @@ def add_parsers(command: AddCommand) -> None:
     conform.add_argument(
         "--coverage",
         action="store_true",
-        help="print the rule and variant-by-rule coverage tables (--report table/markdown/json)",
+        help="print which cases exercise which rule, as tables (--report table/markdown/json); "
+        "judges no engine, so it takes no --engine or --random",
     )
     width_argument(conform)
     conform.add_argument(

@@ -104,6 +104,23 @@ def conform(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 
 def _conform(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    judging = [
+        flag
+        for flag, given in (
+            ("--engine", args.engine is not None),
+            ("--random", args.random is not None),
+            ("--fail-fast", args.fail_fast),
+            ("--first-deviation", args.first_deviation),
+        )
+        if given
+    ]
+    if args.coverage and judging:
+        # A CI job that added --coverage would otherwise go green whatever the engine does.
+        stderr.write(
+            f"matador conform: --coverage describes the cases and judges no engine; "
+            f"drop {' and '.join(judging)}, or run the coverage on its own\n"
+        )
+        return ExitStatus.USAGE
     if args.random is not None and args.random < 1:
         stderr.write("matador conform: --random must be at least 1\n")
         return ExitStatus.USAGE

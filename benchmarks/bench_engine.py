@@ -117,6 +117,8 @@ def matador_hands(players: int, seed: int) -> PlayHand:
         while not hand.is_over:
             legal = hand.legal_actions()
             hand.apply(legal[rng.randrange(len(legal))])
+        # Scored, as every peer scores the hands it plays (the outcome is computed lazily).
+        _ = hand.outcome
         return list(map(type, hand.history)).count(Play)  # the opening tile and placements
 
     return one_hand

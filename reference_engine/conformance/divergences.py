@@ -6,7 +6,7 @@ actions, a request the engine refused, a hand's result, the match), the
 rules behind it, the position, and the deals and actions that replay it. A
 :class:`DifferentialResult` keeps, as the games go, how many hands were
 compared, each kind of divergence once (by the shortest game that shows it)
-and the errors; it is filled in place, so a run stopped half-way (a signal)
+and the errors (:class:`GameError`, each with the game that replays it); it is filled in place, so a run stopped half-way (a signal)
 still has everything found before it stopped.
 """
 
@@ -116,12 +116,47 @@ class Divergence:
         return f"{game} ({self.players} players, {self.strategy} play){seed}"
 
 
+@dataclass(frozen=True)
+class GameError:
+    """A random game the engine failed in (crashed, hung, broke the protocol), and how to replay it.
+
+    A game that was never begun (the engine unavailable) has no game, deals or request.
+    """
+
+    label: str
+    message: str
+    target: Target | None = None
+    players: int | None = None
+    strategy: str = ""
+    #: The match's deals so far, and the actions played in each hand.
+    deals: tuple[Mapping[str, Any], ...] = ()
+    histories: tuple[tuple[str, ...], ...] = ()
+    #: The request the engine failed on (``apply 3-4@L:4``), and the kind of failure.
+    request: str = ""
+    failure: str = ""
+    seed: int | None = None
+    game: int | None = None
+
+    @property
+    def game_text(self) -> str:
+        """The game it is in: ``game 3 (4 players, random play), seed 0``, or empty."""
+        if self.game is None:
+            return ""
+        seed = f", seed {self.seed}" if self.seed is not None else ""
+        return f"game {self.game} ({self.players} players, {self.strategy} play){seed}"
+
+    def __str__(self) -> str:
+        where = f" ({self.game_text}, hand {len(self.deals)})" if self.game_text else ""
+        request = f" on {self.request}" if self.request else ""
+        return f"{self.label}{where}{request}: {self.message}"
+
+
 @dataclass
 class DifferentialResult:
     """What the random games found so far (filled in place as they are played)."""
 
     hands: int = 0
-    errors: list[str] = field(default_factory=list)
+    errors: list[GameError] = field(default_factory=list)
     #: Each kind of divergence, by the shortest game that shows it.
     found: dict[Kind, Divergence] = field(default_factory=dict)
     #: Called with each kind of divergence the first time it is found.

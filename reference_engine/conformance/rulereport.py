@@ -174,6 +174,7 @@ def rule_verdicts(
             divergence.history,
             divergence.expected,
             divergence.actual,
+            divergence.position,
         )
         keys = frozenset((rule, value_label(rules, rule)) for rule in names)
         places.append(Place(keys, random=True))

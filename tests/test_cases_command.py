@@ -190,3 +190,21 @@ def test_markdown_has_a_row_per_case(matador: Callable[..., CliResult]) -> None:
     for row, case in zip(rows, german, strict=True):
         assert row.startswith(f"| `{case['id']}` | ")
         assert row.count(" | ") == 3  # no cell holds an unescaped pipe
+
+
+def test_a_variant_with_options_chooses_the_runs_under_those_values(
+    matador: Callable[..., CliResult],
+) -> None:
+    under = {
+        case["id"]
+        for case in _suite()
+        for target in case["applies_to"]
+        if target["variant"] == "german" and target.get("options", {}).get("set") == "double_nine"
+    }
+    assert under  # the suite has such runs
+    listed = _listed(matador, "--variant", "german:set=double_nine")
+    assert {case["id"] for case in listed} == under
+    assert all(
+        variants == ["german[set=double_nine]"]
+        for variants in (case["variants"] for case in listed)
+    )

@@ -269,8 +269,9 @@ def selection_arguments(parser: argparse.ArgumentParser) -> None:
         "--variant",
         action="append",
         default=[],
-        metavar="ID",
-        help="only this variant (repeatable)",
+        metavar="ID[:NAME=VALUE,...]",
+        help="only this variant's case runs (repeatable); with options, only the runs "
+        "that the cases give under those option values",
     )
     parser.add_argument(
         "--case", action="append", default=[], metavar="GLOB", help="only case ids matching GLOB"

@@ -47,7 +47,7 @@ class Listed:
 
 def _cases(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..conformance.cases import load_cases
-    from ..conformance.selection import case_inputs_problem, case_paths, select
+    from ..conformance.selection import case_inputs_problem, case_paths, select, variant_id
     from ..conformance.tokens import declaration_problem
     from ..rules import Catalog
 
@@ -56,7 +56,7 @@ def _cases(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         stderr.write(f"matador cases: --cases: {why}\n")
         return ExitStatus.INVALID
     catalog = Catalog.shipped()
-    unknown = [variant for variant in args.variant if variant not in catalog.ids()]
+    unknown = [variant for variant in args.variant if variant_id(variant) not in catalog.ids()]
     if unknown:
         stderr.write(f"matador cases: unknown variant(s) {', '.join(unknown)}; see matador list\n")
         return ExitStatus.INVALID

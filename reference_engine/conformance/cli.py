@@ -39,7 +39,7 @@ from .runner import (
     Verdict,
     select,
 )
-from .selection import case_inputs_problem, case_paths
+from .selection import case_inputs_problem, case_paths, variant_id
 from .signals import Interrupted, deferred, stop_on_signals
 from .tokens import declaration_problem
 from .writers import WRITERS
@@ -190,7 +190,7 @@ def _load_and_run(
         ):
             out.write(coverage_output(cases, catalog, args.report, width, out, count))
         return ExitStatus.OK
-    unknown = [v for v in args.variant if v not in catalog.ids()]
+    unknown = [v for v in args.variant if variant_id(v) not in catalog.ids()]
     if unknown:
         stderr.write(
             f"matador conform: unknown variant(s) {', '.join(unknown)}; see matador list\n"

@@ -54,7 +54,25 @@ def select(
         ):
             continue
         for target in case.applies_to:
-            if variants and target.variant not in variants:
+            if variants and not any(_chooses(wanted, target) for wanted in variants):
                 continue
             runs.append((case, target))
     return runs
+
+
+def variant_id(wanted: str) -> str:
+    """The variant id of a ``--variant`` filter: ``ID`` or ``ID:NAME=VALUE,...``."""
+    return wanted.partition(":")[0]
+
+
+def _chooses(wanted: str, target: Target) -> bool:
+    """Whether the filter ``ID`` (every run of the variant) or ``ID:NAME=VALUE,...`` (the
+    runs under those option values, each given in the case) takes ``target``."""
+    identifier, _, options = wanted.partition(":")
+    if target.variant != identifier:
+        return False
+    for assignment in filter(None, options.split(",")):
+        name, _, value = assignment.partition("=")
+        if target.options.get(name.strip()) != value.strip():
+            return False
+    return True

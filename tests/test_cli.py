@@ -427,12 +427,12 @@ def test_show_unknown_variant_exits_1_listing_the_known_ones(
 
 
 @pytest.mark.parametrize("option", ["draw", "=pass", "draw="])
-def test_show_option_without_name_equals_value_exits_1(
+def test_show_option_without_name_equals_value_is_a_usage_error(
     matador: Callable[..., CliResult], option: str
 ) -> None:
     result = matador("show", "gamerules-com", "--option", option)
 
-    assert result.code == 1
+    assert result.code == 2  # a malformed command line, as the README's table says
     assert result.out == ""
     assert result.err_lines == [
         f"matador show: option {option!r} is not NAME=VALUE (write it as --option NAME=VALUE)"

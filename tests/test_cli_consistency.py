@@ -280,6 +280,17 @@ def test_an_unknown_rule_option_is_invalid_input(
     assert "'no_such_option'" in result.err
 
 
+@pytest.mark.parametrize("command", sorted(UNKNOWN_OPTION))
+def test_a_rule_option_not_written_name_equals_value_is_a_usage_error(
+    matador: Callable[..., CliResult], command: str
+) -> None:
+    result = matador(*UNKNOWN_OPTION[command], "-O", "draw")
+
+    assert result.code == ExitStatus.USAGE, result.err
+    assert len(result.err_lines) == 1
+    assert "'draw' is not NAME=VALUE" in result.err
+
+
 @pytest.mark.parametrize("command", ["conform", "cases"])
 def test_an_unknown_rule_is_invalid_input(matador: Callable[..., CliResult], command: str) -> None:
     result = matador(command, "--rule", "no_such_rule")

@@ -110,7 +110,7 @@ def test_explain_command_names_where_the_sources_disagree() -> None:
     code, out, _ = matador("explain", "--hand", "3-4,2-6", "--ends", "0,5", "--action", "3-4@L")
     assert code == 0
     assert "the sources disagree:" in out
-    assert "pagat:\n  (no such situation: not played by 2)" in out
+    assert "pagat:\n  (no such situation: not played by 2 players)" in out
     assert "3-4@Lx leaves '3/4 blank match_only'" in out
 
 

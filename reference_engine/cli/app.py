@@ -36,7 +36,7 @@ from typing import TextIO, cast
 from .. import safeio
 from ..errors import DealError
 from ..exits import ExitStatus
-from ..rules import RulesError
+from ..rules import ProblemCode, RulesError
 from . import (
     cases,
     completion,
@@ -186,6 +186,9 @@ def _run(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
         stderr.write(f"matador {args.command}: {error}\n")
         return ExitStatus.USAGE
     except RulesError as error:
+        # An option not written NAME=VALUE is a malformed command line; an unknown
+        # variant, option or value is something asked about that does not exist.
+        syntax = all(p.code is ProblemCode.BAD_OPTION_SYNTAX for p in error.problems)
         for problem in error.problems:
             if problem.file.startswith("<") and problem.line is None:
                 # not about a file: a variant or option named on the command line
@@ -193,7 +196,7 @@ def _run(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
                 stderr.write(f"matador {args.command}: {problem.message}{fix}\n")
             else:
                 stderr.write(f"{problem}\n")
-        return ExitStatus.INVALID
+        return ExitStatus.USAGE if syntax and error.problems else ExitStatus.INVALID
     except DealError as error:
         stderr.write(f"matador {args.command}: {error}\n")
         return ExitStatus.INVALID

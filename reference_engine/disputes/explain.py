@@ -84,7 +84,7 @@ class Answer:
 
 def _position(rules: Rules, situation: Situation) -> Hand | str:
     if situation.players not in rules.players:
-        return f"not played by {situation.players}"
+        return f"not played by {situation.players} players"
     if max(situation.ends) > rules.max_pip or any(t.high > rules.max_pip for t in situation.hand):
         return f"the double-{rules.max_pip} set has no such tile or value"
     try:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from ..rules import Catalog, Rules
 from .cases import Target
-from .divergences import DifferentialResult, Divergence
+from .divergences import DifferentialResult, Divergence, GameError
 from .engine import Engine, EngineFailure, EngineRefusal, ReferenceEngine
 from .randomgame import MAX_HANDS, RandomMatch, Unsupported
 from .verdicts import EngineUnavailable
@@ -135,8 +135,9 @@ def _play_target(
     """Play one target's matches into ``result``; False when the engine is unavailable.
 
     A match the engine parts from the reference in ends there, and the next one
-    begins; a broken protocol ends the target's games (an error), and an engine
-    the runner gave up on ends them all.
+    begins; a broken protocol (a crash, a hang) is an error with its game, and
+    the next game begins on a fresh engine, as the scripted runner restarts
+    one; an engine the runner gave up on (too many failures in a row) ends them all.
     """
     rules = catalog.resolve(target.variant, target.options)
     played = 0
@@ -155,15 +156,24 @@ def _play_target(
         except Unsupported:
             continue  # a player count or option the engine does not play
         except EngineUnavailable as unavailable:
-            result.errors.append(f"{target.label()}: not run: {unavailable.message}")
+            result.errors.append(GameError(target.label(), f"not run: {unavailable.message}"))
             return False
         except EngineFailure as failure:
-            result.errors.append(f"{target.label()}: {failure.message}")
+            # like the scripted runner: a fresh engine for the next game, until too many in a row
+            message, kind = failure.message, failure.kind.value
+            result.errors.append(
+                game.error(message, kind)
+                if game is not None
+                else GameError(target.label(), message)
+            )
             runner.count_failure(failure)
             runner.restart()
-            return True
+            continue
         except EngineRefusal as refusal:  # the reference itself refused: the judge's fault
-            result.errors.append(f"{target.label()}: the reference refused a request: {refusal}")
+            message = f"the reference refused a request: {refusal}"
+            result.errors.append(
+                game.error(message) if game is not None else GameError(target.label(), message)
+            )
             return True
         finally:
             if game is not None:

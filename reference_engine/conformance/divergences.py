@@ -6,8 +6,9 @@ actions, a request the engine refused, a hand's result, the match), the
 rules behind it, the position, and the deals and actions that replay it. A
 :class:`DifferentialResult` keeps, as the games go, how many hands were
 compared, each kind of divergence once (by the shortest game that shows it)
-and the errors (:class:`GameError`, each with the game that replays it); it is filled in place, so a run stopped half-way (a signal)
-still has everything found before it stopped.
+and the errors (each a :class:`GameError`, with the game that replays it);
+it is filled in place, so a run stopped half-way (a signal) still has
+everything found before it stopped.
 """
 
 from __future__ import annotations

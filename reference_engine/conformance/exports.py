@@ -19,7 +19,7 @@ from .cases import SUITE_VERSION
 from .divergences import DifferentialResult
 from .engine import EngineInfo
 from .failures import FailureRow, divergence_rows, failure_rows
-from .randomreport import divergence_lines
+from .randomreport import divergence_lines, error_lines
 from .report import (
     VERDICTS,
     RunSummary,
@@ -192,9 +192,11 @@ def _junit_random(suite: ElementTree.Element, result: DifferentialResult) -> Non
         ).text = _xml("\n".join(lines))
     for error in result.errors:
         case = ElementTree.SubElement(
-            suite, "testcase", classname="random", name=_xml(error), time="0"
+            suite, "testcase", classname="random", name=_xml(str(error)), time="0"
         )
-        ElementTree.SubElement(case, "error", message=_xml(error), type="error")
+        ElementTree.SubElement(case, "error", message=_xml(str(error)), type="error").text = _xml(
+            "\n".join(error_lines(error))
+        )
 
 
 def write_markdown(
@@ -305,7 +307,13 @@ def _markdown_random(result: DifferentialResult, stream: TextIO) -> None:
     for row in rows:
         _markdown_row(row, f"[{row.target}] {row.game}", stream)
     if result.errors:
-        stream.write("\n" + "".join(f"- ERROR {_cell(error)}\n" for error in result.errors))
+        stream.write("\n" + "".join(f"- ERROR {_cell(str(error))}\n" for error in result.errors))
+        replays = [error for error in result.errors if error.deals]
+        if replays:
+            stream.write("\nTo replay each error: the deals and the actions played.\n\n```text\n")
+            for error in replays:
+                stream.write("\n".join(error_lines(error)) + "\n")
+            stream.write("```\n")
     if rows:
         stream.write("\nTo replay each divergence: the deals and the actions played.\n\n```text\n")
         for divergence in result.divergences:

@@ -30,7 +30,7 @@ from . import attribution
 from .attribution import FixedRule, Position
 from .cases import Target
 from .codes import ErrorCode
-from .divergences import Divergence
+from .divergences import Divergence, GameError
 from .engine import Engine, EngineRefusal
 from .expectations import Mismatch, canonical_set
 from .verdicts import Check
@@ -100,6 +100,8 @@ class RandomMatch:
         self.max_hands = MAX_HANDS
         #: Hands dealt on both engines and compared (the last one perhaps not to its end).
         self.hands = 0
+        #: The request last put to the engine (``apply 3-4@L:4``): the one it failed on, if it did.
+        self.request = ""
 
     @property
     def hand(self) -> Hand | None:
@@ -112,6 +114,7 @@ class RandomMatch:
         Raises :class:`Unsupported` when the engine declines the match.
         """
         self.oracle.new_match(self.target.variant, self.target.options, self.players)
+        self.request = "new_match"
         try:
             self.engine.new_match(self.target.variant, self.target.options, self.players)
         except EngineRefusal as refusal:
@@ -142,8 +145,11 @@ class RandomMatch:
             self._play_hand()
             self._compare_match()
 
-    def _ask(self, request: str, call: Callable[[], T], rules: tuple[str, ...] = ()) -> T:
+    def _ask(
+        self, request: str, call: Callable[[], T], rules: tuple[str, ...] = (), detail: str = ""
+    ) -> T:
         """The engine's answer to ``request``; a refusal is a divergence that parts the two."""
+        self.request = f"{request} {detail}".strip()
         try:
             return call()
         except EngineRefusal as refusal:
@@ -189,7 +195,7 @@ class RandomMatch:
         action = str(strategy(hand, choices, self.rng))
         behind = attribution.legal_rules(position, [action])  # read before it is played
         self.oracle.apply(action, None)
-        reason = self._ask("apply", lambda: self.engine.apply(action, None), behind)
+        reason = self._ask("apply", lambda: self.engine.apply(action, None), behind, action)
         if reason is not None:  # the engine refuses what it offered
             self._record(Check.ACCEPTED, "", "accepted", reason, behind)
             raise Parted
@@ -242,6 +248,22 @@ class RandomMatch:
     ) -> None:
         if expected != actual:
             self._record(check, key, expected, actual, rules)
+
+    def error(self, message: str, failure: str = "") -> GameError:
+        """The engine failed in this game: the message, with the game that replays it."""
+        return GameError(
+            label=self.target.label(),
+            message=message,
+            target=self.target,
+            players=self.players,
+            strategy=self.strategy,
+            deals=tuple(self.deals),
+            histories=tuple(tuple(history) for history in self.histories),
+            request=self.request,
+            failure=failure,
+            seed=self.seed,
+            game=self.game,
+        )
 
     def _record(
         self, check: Check, key: str, expected: Any, actual: Any, rules: tuple[str, ...]

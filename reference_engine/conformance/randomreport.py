@@ -16,7 +16,7 @@ import json
 from typing import Any
 
 from .attribution import section
-from .divergences import DifferentialResult, Divergence
+from .divergences import DifferentialResult, Divergence, GameError
 from .rulereport import difference_lines, rules_text
 from .verdicts import Check, Deviation
 
@@ -107,10 +107,38 @@ def divergence_data(divergence: Divergence) -> dict[str, Any]:
     }
 
 
+def error_lines(error: GameError) -> list[str]:
+    """One random game the engine failed in: what happened, and the deals and actions so far."""
+    lines = [f"ERROR {error}"]
+    for number, (deal, history) in enumerate(zip(error.deals, error.histories, strict=True), 1):
+        lines.append(f"  hand {number} deal: {json.dumps(deal, separators=(',', ':'))}")
+        lines.append("    played: " + (" ".join(history) or "nothing yet"))
+    return lines
+
+
+def error_data(error: GameError) -> dict[str, Any]:
+    """One random game's error as plain data (the JSON report's ``random_errors``)."""
+    return {
+        "variant": error.target.variant if error.target is not None else error.label,
+        "options": dict(error.target.options) if error.target is not None else {},
+        "message": error.message,
+        "failure": error.failure or None,
+        "request": error.request or None,
+        "seed": error.seed,
+        "game": error.game,
+        "players": error.players,
+        "strategy": error.strategy or None,
+        "hand": len(error.deals) if error.deals else None,
+        "deals": [dict(deal) for deal in error.deals],
+        "histories": [list(history) for history in error.histories],
+    }
+
+
 def random_lines(result: DifferentialResult) -> list[str]:
-    """The random games' summary, every divergence, and every error."""
+    """The random games' summary, every divergence, and every error with its game."""
     lines = [result.summary()]
     for divergence in result.divergences:
         lines.extend(divergence_lines(divergence))
-    lines.extend(f"ERROR {error}" for error in result.errors)
+    for error in result.errors:
+        lines.extend(error_lines(error))
     return lines

@@ -22,7 +22,7 @@ from typing import Any, TextIO
 from .cases import SUITE_VERSION
 from .divergences import DifferentialResult
 from .engine import PROTOCOL_VERSION, EngineInfo
-from .randomreport import divergence_data, random_lines
+from .randomreport import divergence_data, error_data, random_lines
 from .rulereport import (
     RuleVerdict,
     Standing,
@@ -319,7 +319,7 @@ class JsonLinesReport:
             extra = {
                 "random_hands": summary.random.hands,
                 "divergences": len(summary.random.divergences),
-                "random_errors": summary.random.errors,
+                "random_errors": [error_data(error) for error in summary.random.errors],
             }
         self._line(
             {

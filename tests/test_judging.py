@@ -18,7 +18,7 @@ import pytest
 
 from reference_engine.conformance.cases import Case, load_cases
 from reference_engine.conformance.engine import ReferenceEngine
-from reference_engine.conformance.rulereport import rule_verdicts, shown
+from reference_engine.conformance.rulereport import Standing, rule_verdicts, shown
 from reference_engine.conformance.runner import Runner, select
 from reference_engine.conformance.verdicts import CaseRun, Check, Verdict
 from reference_engine.conformance.writers import WRITERS
@@ -156,10 +156,11 @@ def test_wrong_points_are_blamed_on_the_scoring_rules() -> None:
 
 def test_the_verdict_per_rule_names_the_broken_rules_and_only_them() -> None:
     verdicts = rule_verdicts(judged("zero"))
-    broken = {verdict.rule for verdict in verdicts if verdict.failed}
+    # broken: singled out by the deviations (tests/test_blame.py), not merely named by one
+    broken = {verdict.rule for verdict in verdicts if verdict.standing is Standing.BROKEN}
     assert "points" in broken
     assert not broken & {"draw_when", "pass_when", "matador_modes", "opener", "max_pip"}
-    points = [v for v in verdicts if v.rule == "points" and v.failed]
+    points = [v for v in verdicts if v.rule == "points" and v.standing is Standing.BROKEN]
     for verdict in points:
         assert verdict.section == "SPEC 10.2"
         assert verdict.source, "the value's source is named"
@@ -215,7 +216,7 @@ def test_the_json_report_carries_every_deviation_and_a_line_per_rule() -> None:
     first = cases_[0]["deviations"][0]
     assert first["rules"] and first["sections"] and "position" in first
     rules = [line for line in lines if line["type"] == "rule"]
-    broken = [line for line in rules if line["failed"]]
+    broken = [line for line in rules if line["standing"] == "broken"]
     assert broken and all(line["example"]["case"] for line in broken)
 
 

@@ -37,7 +37,15 @@ from .failures import (
     failure_rows,
     problem_rows,
 )
-from .report import VERDICTS, RunSummary, summary_line, summary_text, tally, totals
+from .report import (
+    VERDICTS,
+    RunSummary,
+    rules_line,
+    summary_line,
+    summary_text,
+    tally,
+    totals,
+)
 from .rulereport import FIXED_NAMES, RuleVerdict, Standing, blame_text, rule_verdicts
 from .verdicts import CaseRun, Verdict
 
@@ -293,6 +301,7 @@ def render_html(
         totals=[total[v] for v in VERDICTS],
         rule_rows=_rule_rows(verdicts, by_deviation),
         broken_rules=sum(1 for verdict in verdicts if verdict.standing is Standing.BROKEN),
+        rules_line=rules_line(verdicts).partition(" (")[0],
         case_rows=_case_rows(runs, by_run),
         groups=groups,
         failure_count=len(failures),

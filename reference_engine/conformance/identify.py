@@ -41,6 +41,7 @@ from ..rules.parameters import BY_NAME
 from ..rules.vocabulary import DesignatedOpener, Opener, OpeningTile
 from . import attribution
 from .attribution import Position
+from .blame import Place, assign
 from .cases import Target
 from .engine import EngineFailure, EngineInfo, EngineRefusal
 from .expectations import Mismatch, canonical_set
@@ -233,6 +234,13 @@ class Score:
     differs: Counter[str] = field(default_factory=Counter)
     #: Whether to name those rules (the costly part; ranking alone does not need it).
     attribute: bool = True
+    #: The rules named by the failed checks of each step (the candidate replays the
+    #: engine's own line, so a step's checks share a cause and later steps are not
+    #: consequences), narrowed by :func:`.blame.assign` into ``differs``.
+    places: list[list[frozenset[str]]] = field(default_factory=list)
+    #: The step being checked, and the step of the last place a check failed at.
+    step: int = 0
+    first: int | None = None
 
     @property
     def agreement(self) -> float:
@@ -250,7 +258,33 @@ class Score:
         if held:
             self.agreed += 1
         elif self.attribute:
-            self.differs.update(rules(*at) or ("",))
+            if self.first != self.step:
+                self.first = self.step
+                self.places.append([])
+            self.places[-1].append(frozenset(rules(*at) or ("",)))
+
+    def at(self, step: int, *, fresh: bool = False) -> None:
+        """The checks now made are at ``step`` of the hand; ``fresh``: a new hand, or one
+        the candidate took up again after the engine's opening."""
+        self.step = step
+        if fresh:
+            self.first = None
+
+    def narrow(self) -> None:
+        """``differs``: the rules the places single out, or else implicate (:mod:`.blame`)."""
+        found = [
+            Place(
+                frozenset(
+                    (name, "") for name in frozenset.intersection(*sets) or frozenset.union(*sets)
+                )
+            )
+            for sets in self.places
+            if sets
+        ]
+        blame = assign(found)
+        for counts in (blame.blamed, blame.implicated):
+            for ((rule, _), _random), count in counts.items():
+                self.differs[rule] += count
 
     def give_up(self, remaining: int) -> None:
         """The rest of the hand's checks are unexplained."""
@@ -271,6 +305,8 @@ def compare(candidate: Candidate, observation: Observation, *, attribute: bool =
     )
     for observed in observation.hands:
         _replay(score, candidate.rules, anchored, observed)
+    if attribute:
+        score.narrow()
     return score
 
 
@@ -280,10 +316,12 @@ def _replay(score: Score, rules: Rules, anchored: Rules, observed: Observed) -> 
         hand = Hand(rules, observed.deal)
     except DealError:
         problem = observed.deal.problems(rules, observed.players)[0]
-        score.differs[problem.rule or attribution.FixedRule.DEAL.value] += 1
+        score.places.append([frozenset({problem.rule or attribution.FixedRule.DEAL.value})])
         score.give_up(3 * len(steps) + len(RESULT_KEYS))
         return
+    score.at(0, fresh=True)
     for index, step in enumerate(steps):
+        score.at(index)
         position = Position(rules, hand)
         offered = {str(action): action for action in hand.legal_actions()}
         seat = None if hand.is_over else hand.current
@@ -301,11 +339,13 @@ def _replay(score: Score, rules: Rules, anchored: Rules, observed: Observed) -> 
             hand.apply(action)
         elif index == 0 and (opened := _follow_opening(anchored, observed, step)) is not None:
             hand = opened
+            score.at(index + 1, fresh=True)  # the candidate follows the engine again
         else:
             score.give_up(1 + 3 * (len(steps) - index - 1) + len(RESULT_KEYS))
             return
         ends = tuple(end.notation for end in hand.ends)
         score.check(ends == step.ends, attribution.ends_rules, before, step.action)
+    score.at(len(steps))
     _check_result(score, Position(rules, hand), observed)
 
 

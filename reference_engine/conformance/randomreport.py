@@ -77,7 +77,7 @@ def divergence_lines(divergence: Divergence) -> list[str]:
     if divergence.rules:
         lines.append("  rule: " + rules_text(divergence.rules))
     if divergence.position:
-        lines.append("  position: " + divergence.position)
+        lines.append("  the reference's position: " + divergence.position)
     lines.extend("  " + line for line in replay_lines(divergence))
     return lines
 

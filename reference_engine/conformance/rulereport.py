@@ -175,6 +175,7 @@ def rule_verdicts(
             divergence.expected,
             divergence.actual,
             divergence.position,
+            divergence.what,
         )
         keys = frozenset((rule, value_label(rules, rule)) for rule in names)
         places.append(Place(keys, random=True))
@@ -278,7 +279,7 @@ def deviation_lines(deviation: Deviation) -> list[str]:
     if deviation.rules:
         lines.append("  rule: " + rules_text(deviation.rules))
     if deviation.position:
-        lines.append("  position: " + deviation.position)
+        lines.append("  the reference's position: " + deviation.position)
     if deviation.history:
         lines.append("  after: " + " ".join(deviation.history))
     return lines

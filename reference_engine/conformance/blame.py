@@ -1,0 +1,251 @@
+"""Which rules a run's deviations single out, and which they only implicate.
+
+A failed expectation names every rule its check touches (:mod:`.attribution`),
+and most of them are innocent. This module narrows them in three steps:
+
+1. **Consequences.** Within a hand, only the deviations at the first place the
+   engine parted from the reference (its earliest step, or the hand's result)
+   are evidence; a later one in the same hand follows from a state that has
+   already parted (a different tile drawn, a different hand), and a match
+   check after any deviation of the case follows from it.
+2. **What the answer shows.** An engine that answers as though the hand were
+   over (no seat to act, no legal action, ``hand_over``) while the reference
+   plays on points at the end of a hand alone; a step after a draw may also
+   show a different tile drawn (the deal's draw order, SPEC 5.6).
+3. **Parsimony.** The deviations at one place share a cause: their candidate
+   rules are intersected (each stands alone when they share none). Across the
+   run a rule is **broken** when every smallest set of rules that explains
+   every place contains it; the candidates of a place that no broken rule
+   explains are **implicated**: possible causes, none singled out.
+
+A random game's divergence is a place of its own (kept once per kind, its
+order in the game is not kept); it is counted apart from the cases.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from math import comb
+from typing import Any
+
+from ..engine.actions import Play
+from ..errors import NotationError
+from .attribution import FixedRule, parse_action
+from .verdicts import CaseRun, Check, Deviation
+
+#: A rule and its value in force: ``("draw_when", "no_play")``.
+Key = tuple[str, str]
+
+#: The checks made at a step of a hand (what the engine holds can matter).
+STEP_CHECKS = frozenset(
+    {
+        Check.TO_ACT,
+        Check.LEGAL,
+        Check.INCLUDES,
+        Check.EXCLUDES,
+        Check.ACCEPTED,
+        Check.REFUSED,
+        Check.ENDS,
+    }
+)
+
+#: The largest set of extra rules searched for the smallest explanation, and
+#: the most sets tried at one size (beyond it only the rules a place names alone count).
+LARGEST_EXPLANATION = 3
+MOST_TRIED = 20_000
+
+
+@dataclass(frozen=True)
+class Place:
+    """One place an engine parted from the reference, and the rules that could explain it."""
+
+    candidates: frozenset[Key]
+    #: Found by a random game (else by a case).
+    random: bool = False
+
+
+@dataclass(frozen=True)
+class Blame:
+    """The rules singled out, and for each rule the places it is blamed or implicated for."""
+
+    broken: frozenset[Key]
+    blamed: Counter[tuple[Key, bool]]
+    implicated: Counter[tuple[Key, bool]]
+
+
+def ended_early(check: Check, expected: Any, actual: Any) -> bool:
+    """Whether the engine answered as though the hand were over while the reference plays on."""
+    if check is Check.TO_ACT:
+        return actual is None and expected is not None
+    if check in (Check.LEGAL, Check.INCLUDES):
+        return actual == [] and bool(expected)
+    if check in (Check.ACCEPTED, Check.REFUSED):
+        return bool(actual == "hand_over" and expected != "hand_over")
+    return False
+
+
+def candidates(
+    check: Check,
+    rules: Iterable[str],
+    history: Sequence[str],
+    expected: Any,
+    actual: Any,
+    position: str = "",
+    what: str = "",
+) -> frozenset[str]:
+    """The rules that could explain one deviation, narrowed or widened by what the answer shows.
+
+    ``what`` is the check in words (``result pips differs``).
+    """
+    names = _named(check, rules, expected, actual)
+    if names == _ENDED:
+        return names
+    return names | _drawn(check, history, expected, actual, position, what)
+
+
+_ENDED = frozenset({FixedRule.END_OF_HAND.value})
+
+
+def _named(check: Check, rules: Iterable[str], expected: Any, actual: Any) -> frozenset[str]:
+    """The rules a deviation names, or the end of a hand alone when the engine ended it early."""
+    return _ENDED if ended_early(check, expected, actual) else frozenset(rules)
+
+
+def _drawn(
+    check: Check, history: Sequence[str], expected: Any, actual: Any, position: str, what: str
+) -> frozenset[str]:
+    """The deal's draw order, when after a draw the engine's answer shows another hand.
+
+    Pips left in hand that differ after a draw may be other tiles drawn as well.
+    """
+    if "draw" not in history:
+        return frozenset()
+    if other_hand(check, expected, actual, position) or (
+        check is Check.RESULT and "pips" in what.split()
+    ):
+        return frozenset({FixedRule.DEAL.value})
+    return frozenset()
+
+
+def _tiles(texts: Any) -> set[str]:
+    """The tiles of the plays among ``texts``."""
+    tiles = set()
+    for text in texts if isinstance(texts, list) else []:
+        try:
+            action = parse_action(str(text))
+        except NotationError:
+            continue
+        if isinstance(action, Play):
+            tiles.add(str(action.tile))
+    return tiles
+
+
+def other_hand(check: Check, expected: Any, actual: Any, position: str) -> bool:
+    """Whether the engine answers as though the seat to act held other tiles than the reference's.
+
+    It refuses a play with ``tile_not_in_hand``; it offers a tile the seat does
+    not hold (``position`` is the reference's: ``... to act holds 0-2 1-4; ...``);
+    or, asked for the legal actions, offers no play at all of a tile the reference plays.
+    """
+    if check in (Check.ACCEPTED, Check.REFUSED):
+        return bool(actual == "tile_not_in_hand" and expected != actual)
+    if check not in (Check.LEGAL, Check.INCLUDES, Check.EXCLUDES):
+        return False
+    held = set(position.partition(" holds ")[2].partition(";")[0].split())
+    offered = _tiles(actual)
+    if held and offered - held:
+        return True
+    return check is not Check.EXCLUDES and bool(_tiles(expected) - offered)
+
+
+def deviation_candidates(deviation: Deviation) -> frozenset[str]:
+    """:func:`candidates` of a case's deviation."""
+    return candidates(
+        deviation.check,
+        deviation.rules,
+        deviation.history,
+        deviation.expected,
+        deviation.actual,
+        deviation.position,
+        deviation.message,
+    )
+
+
+def evidence_flags(run: CaseRun) -> list[bool]:
+    """For each deviation of ``run``, whether it is evidence, not a consequence."""
+    first_in_hand: dict[int, tuple[int, int, int]] = {}
+    first_any: tuple[int, int, int] | None = None
+    evidence = []
+    for deviation in run.deviations:
+        hand = deviation.hand or 0
+        step = deviation.step if deviation.step is not None else 1 << 30
+        point = (hand, step, 1 if deviation.check is Check.MATCH else 0)
+        if deviation.check is Check.MATCH:
+            is_evidence = first_any is None or first_any == point
+        else:
+            is_evidence = first_in_hand.get(hand, point) == point
+        first_in_hand.setdefault(hand, point)
+        first_any = first_any or point
+        evidence.append(is_evidence)
+    return evidence
+
+
+def case_places(run: CaseRun, key: Callable[[str], Key]) -> list[Place]:
+    """The places of one case run: its evidence deviations grouped by where they were found.
+
+    The deviations of a place share a cause: the rules they all name, or when
+    they share none, any rule one of them names; after a draw, also the draw order.
+    """
+    grouped: dict[tuple[int, int | None, bool], list[Deviation]] = {}
+    for deviation, evidence in zip(run.deviations, evidence_flags(run), strict=True):
+        if evidence:
+            where = (deviation.hand or 0, deviation.step, deviation.check is Check.MATCH)
+            grouped.setdefault(where, []).append(deviation)
+    places = []
+    for deviations in grouped.values():
+        sets = [_named(d.check, d.rules, d.expected, d.actual) for d in deviations]
+        names = frozenset.intersection(*sets) or frozenset.union(*sets)
+        if names != _ENDED:
+            names |= frozenset().union(
+                *(
+                    _drawn(d.check, d.history, d.expected, d.actual, d.position, d.message)
+                    for d in deviations
+                )
+            )
+        places.append(Place(frozenset(key(name) for name in names)))
+    return places
+
+
+def assign(places: Sequence[Place]) -> Blame:
+    """Blame the rules every smallest explanation of ``places`` needs; implicate the rest."""
+    broken = _essential([place.candidates for place in places if place.candidates])
+    blamed: Counter[tuple[Key, bool]] = Counter()
+    implicated: Counter[tuple[Key, bool]] = Counter()
+    for place in places:
+        hit = place.candidates & broken
+        for rule in hit or place.candidates:
+            (blamed if hit else implicated)[(rule, place.random)] += 1
+    return Blame(broken, blamed, implicated)
+
+
+def _essential(groups: Sequence[frozenset[Key]]) -> frozenset[Key]:
+    """The rules in every smallest set that meets each group (a rule a group names alone is)."""
+    forced = {next(iter(group)) for group in groups if len(group) == 1}
+    rest = [group for group in groups if not group & forced]
+    if not rest:
+        return frozenset(forced)
+    universe = sorted(frozenset().union(*rest))
+    for size in range(1, LARGEST_EXPLANATION + 1):
+        if comb(len(universe), size) > MOST_TRIED:
+            break
+        found = [
+            frozenset(chosen)
+            for chosen in combinations(universe, size)
+            if all(group & frozenset(chosen) for group in rest)
+        ]
+        if found:
+            return frozenset(forced) | frozenset.intersection(*found)
+    return frozenset(forced)

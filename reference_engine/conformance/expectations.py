@@ -103,17 +103,7 @@ class _Reference:
 
     def describe(self) -> str:
         """The position in the notation: the ends, the hand of the seat to act, the boneyard."""
-        hand = self.hand
-        if hand is None:
-            return ""
-        if hand.is_over:
-            return "the hand is over"
-        ends = " ".join(f"{end_name(n)}:{end.notation}" for n, end in enumerate(hand.ends))
-        held = " ".join(str(tile) for tile in hand.hand_of(hand.current))
-        parts = [f"ends {ends}" if ends else "no tile down yet"]
-        parts.append(f"seat {hand.current} to act holds {held}")
-        parts.append(f"boneyard {hand.boneyard_count}")
-        return "; ".join(parts)
+        return position_text(self.hand)
 
 
 class _Checks:
@@ -424,3 +414,17 @@ def _check_act(
     )
     if reason is None:
         raise _Stop  # the engine played what must be refused: its position is not the case's
+
+
+def position_text(hand: Hand | None) -> str:
+    """A position in the notation: the ends, the hand of the seat to act, the boneyard."""
+    if hand is None:
+        return ""
+    if hand.is_over:
+        return "the hand is over"
+    ends = " ".join(f"{end_name(n)}:{end.notation}" for n, end in enumerate(hand.ends))
+    held = " ".join(str(tile) for tile in hand.hand_of(hand.current))
+    parts = [f"ends {ends}" if ends else "no tile down yet"]
+    parts.append(f"seat {hand.current} to act holds {held}")
+    parts.append(f"boneyard {hand.boneyard_count}")
+    return "; ".join(parts)

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any, TypeVar
 
-from ..engine.actions import Action, end_name
+from ..engine.actions import Action
 from ..engine.deal import Deal
 from ..engine.hand import Hand
 from ..engine.match import Match
@@ -32,7 +32,7 @@ from .cases import Target
 from .codes import ErrorCode
 from .divergences import Divergence, GameError
 from .engine import Engine, EngineRefusal
-from .expectations import Mismatch, canonical_set
+from .expectations import Mismatch, canonical_set, position_text
 from .verdicts import Check
 
 #: At most this many hands in one random match.
@@ -47,20 +47,6 @@ class Parted(Exception):
 
 class Unsupported(Exception):
     """The engine declines the match's player count or options (``unsupported``): not judged."""
-
-
-def position_text(hand: Hand | None) -> str:
-    """The position in the notation: the ends, the hand of the seat to act, the boneyard."""
-    if hand is None:
-        return ""
-    if hand.is_over:
-        return "the hand is over"
-    ends = " ".join(f"{end_name(n)}:{end.notation}" for n, end in enumerate(hand.ends))
-    held = " ".join(str(tile) for tile in hand.hand_of(hand.current))
-    parts = [f"ends {ends}" if ends else "no tile down yet"]
-    parts.append(f"seat {hand.current} to act holds {held}")
-    parts.append(f"boneyard {hand.boneyard_count}")
-    return "; ".join(parts)
 
 
 def request_rules(rules: Rules, request: str, code: str) -> tuple[str, ...]:

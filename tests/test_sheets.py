@@ -546,7 +546,7 @@ def test_cli_pdf_default_file(
         (["sheet", "nope", "--format", "markdown"], 1, "no variant 'nope'"),
         (["sheet", "pagat", "--option", "foo=bar", "--format", "html"], 1, "no option 'foo'"),
         (["sheet", "pagat", "--option", "set=huge", "--format", "html"], 1, "no value 'huge'"),
-        (["sheet", "pagat", "--option", "set", "--format", "html"], 1, "not NAME=VALUE"),
+        (["sheet", "pagat", "--option", "set", "--format", "html"], 2, "not NAME=VALUE"),
         (["sheet", "pagat", "--lang", "de"], 2, "invalid choice: 'de'"),
         (["sheet", "pagat", "--format", "docx"], 2, "invalid choice: 'docx'"),
         (

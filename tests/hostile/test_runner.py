@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -261,10 +262,23 @@ def test_an_output_that_is_a_directory_is_refused(tmp_path: Path) -> None:
     assert "directory" in done.stderr
 
 
-def test_an_output_that_is_a_device_is_refused() -> None:
+def test_an_output_that_is_a_device_is_written_to_not_replaced() -> None:
+    """``--output /dev/null`` discards the report, as the shell idiom expects."""
+    before = os.stat("/dev/null")
     done = run_matador("conform", *TWO, "--output", "/dev/null")
+    assert done.status == ExitStatus.OK, done.stderr
+    assert done.stdout == ""
+    after = os.stat("/dev/null")
+    assert stat.S_ISCHR(after.st_mode) and after.st_rdev == before.st_rdev
+
+
+def test_an_output_that_is_a_named_pipe_is_refused(tmp_path: Path) -> None:
+    """A pipe may have no reader, and the run would wait for one forever."""
+    fifo = tmp_path / "report.fifo"
+    os.mkfifo(fifo)
+    done = run_matador("conform", *TWO, "--output", str(fifo))
     assert done.status == ExitStatus.USAGE
-    assert "character device" in done.stderr
+    assert "named pipe" in done.stderr
 
 
 @pytest.mark.parametrize("report", ["table", "json", "junit", "markdown"])

@@ -14,12 +14,11 @@ import importlib.util
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from .. import safeio
 from ..exits import ExitStatus
 from ..extras import Extra, install_hint
-from ..rules import Catalog, Rules, parse_option_assignments
 from .arguments import (
     AddCommand,
     Handler,
@@ -30,6 +29,9 @@ from .arguments import (
     positive_int,
 )
 from .progress import counting_bar
+
+if TYPE_CHECKING:
+    from ..rules import Rules
 
 #: The most worker processes per core --jobs may start (each is a Python process).
 JOBS_PER_CORE = 4
@@ -104,6 +106,7 @@ def add_parsers(command: AddCommand) -> None:
 
 def _targets(args: argparse.Namespace) -> list[Rules]:
     from ..disputes.naming import parse_target
+    from ..rules import Catalog, parse_option_assignments
 
     common = parse_option_assignments(args.option)
     catalog = Catalog.shipped()

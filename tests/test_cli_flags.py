@@ -254,6 +254,7 @@ class Terminal(io.StringIO):
         return True
 
 
+@pytest.mark.slow
 def test_conform_draws_a_progress_bar_only_on_a_terminal() -> None:
     argv = ["conform", "--case", "german-draw-one-tile", "--random", "1", "--variant", "german"]
     plain_out, plain_err = io.StringIO(), io.StringIO()

@@ -71,6 +71,7 @@ def test_the_reference_engine_passes_every_case_in_process() -> None:
     assert failures == []
 
 
+@pytest.mark.slow
 def test_the_reference_engine_passes_every_case_over_the_protocol() -> None:
     runner = Runner(lambda: ProcessEngine(ENGINE_COMMAND, timeout=30))
     try:
@@ -130,6 +131,7 @@ def test_the_suite_includes_the_sources_worked_examples() -> None:
     assert {11, 27} <= points
 
 
+@pytest.mark.slow
 def test_coverage_command_prints_the_matrix() -> None:
     code, out, _ = conform("--coverage")
     assert code == 0
@@ -336,6 +338,7 @@ time.sleep(60)
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(MISBEHAVIOURS))
 def test_a_misbehaving_engine_errors_is_restarted_and_leaves_no_process(
     tmp_path: Path, name: str
@@ -569,6 +572,7 @@ def test_the_node_example_passes_its_variant_and_skips_the_rest() -> None:
     assert code == 0, err
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_the_node_example_agrees_with_the_reference_on_random_hands() -> None:
     example = ROOT / "conformance" / "examples" / "matador-engine.js"

@@ -215,6 +215,7 @@ class Breaks(ReferenceEngine):
         raise RuntimeError("broken on purpose")
 
 
+@pytest.mark.slow
 def test_an_engine_that_keeps_failing_is_unavailable_after_the_runner_gives_up() -> None:
     code, out, err = identify_command(
         "--engine", "python:test_identify:Breaks", "--hands", "2", "--json"

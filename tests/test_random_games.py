@@ -191,6 +191,7 @@ def test_a_different_seat_to_act_is_a_divergence_and_play_goes_on() -> None:
         assert divergence.step == 2
 
 
+@pytest.mark.slow
 def test_the_outsiders_scoring_bug_is_reported_and_its_match_stops(tmp_path: Path) -> None:
     """The winner scores the others' pips without taking off its own (engine eng3).
 

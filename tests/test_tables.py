@@ -125,6 +125,7 @@ def _commands() -> list[list[str]]:
     return commands
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("terminal", [False, True], ids=["piped", "terminal"])
 @pytest.mark.parametrize("argv", _commands(), ids=" ".join)
 def test_every_table_fits_80_columns(
@@ -207,6 +208,7 @@ def test_the_old_json_flag_is_the_json_format_and_hidden() -> None:
     assert "--json" not in matador("show", "--help")
 
 
+@pytest.mark.slow
 def test_markdown_and_json_of_the_new_formats() -> None:
     listed = json.loads(matador("list", "--format", "json"))
     assert [entry["id"] for entry in listed] == VARIANTS

@@ -717,3 +717,13 @@ def test_a_pdf_sheet_is_not_written_to_standard_output(matador: Callable[..., Cl
     assert result.out == ""
     assert result.err.startswith("matador sheet: -o -: a PDF is written to a file")
     assert not Path("-").exists()
+
+
+def test_a_sheet_takes_its_options_in_the_variant_as_show_does(
+    matador: Callable[..., CliResult],
+) -> None:
+    joined = matador("sheet", "pagat:set=double_nine", "--format", "markdown")
+    flagged = matador("sheet", "pagat", "-O", "set=double_nine", "--format", "markdown")
+    assert joined.code == flagged.code == 0, joined.err
+    assert joined.out == flagged.out
+    assert "set=double_nine" in joined.out.splitlines()[0]

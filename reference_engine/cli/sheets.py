@@ -7,6 +7,7 @@ command runs, so ``matador --help`` and every other command stay light.
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 from typing import TextIO
 
@@ -21,13 +22,18 @@ from .arguments import (
     check_output,
     option_argument,
     output_argument,
+    resolve_targets,
 )
 
 
 def add_parsers(command: AddCommand) -> None:
     """Add ``sheet`` to ``matador``'s commands."""
     sheet = command("sheet", "make a printable rule sheet of a variant (PDF, HTML or Markdown)")
-    sheet.add_argument("variant", metavar="ID", help="variant id (see: matador list)")
+    sheet.add_argument(
+        "variant",
+        metavar="ID[:NAME=VALUE,...]",
+        help="variant id (see: matador list), with option values if wanted",
+    )
     option_argument(sheet)
     sheet.add_argument(
         "--lang", choices=SHEET_LANGUAGES, default="en", help="language (default: en)"
@@ -43,7 +49,6 @@ def add_parsers(command: AddCommand) -> None:
 
 
 def _sheet(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    from ..rules import Catalog, parse_option_assignments
     from ..sheets.model import build_sheet
     from ..sheets.render import PdfUnavailableError, render_html, render_markdown, render_pdf
 
@@ -53,12 +58,13 @@ def _sheet(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             "or --format html or markdown for standard output"
         )
     to_stdout = args.format != "pdf" and args.output in (None, "-")
-    path = Path(args.output or f"{args.variant}-{args.lang}.pdf")
+    stem = "-".join(filter(None, re.split(r"[:=,]", args.variant)))  # pagat-set-double_nine
+    path = Path(args.output or f"{stem}-{args.lang}.pdf")
     if not to_stdout:
         # Before any work: a path that cannot be written is said at once, and an
         # existing file is only ever replaced whole, by write_atomically.
         check_output(path)
-    rules = Catalog.shipped().resolve(args.variant, parse_option_assignments(args.option))
+    (rules,) = resolve_targets([args.variant], args.option)
     render_text = render_html if args.format == "html" else render_markdown
     if to_stdout:
         stdout.write(render_text(build_sheet(rules, args.lang)))

@@ -20,9 +20,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ..notation import END, NUMBER, halves
-from ..rules import Catalog, Rules
+from ..rules import Catalog, Citation, Rules
 from ..rules.errors import RulesError
-from ..rules.sources import registry
+from ..rules.sources import titled
 from .attribution import section
 from .divergences import DifferentialResult
 from .randomreport import as_deviation, replay_lines
@@ -38,26 +38,13 @@ _BONEYARD = re.compile(r"^boneyard (?P<count>[0-9]+)$")
 
 
 @dataclass(frozen=True)
-class Source:
-    """One citation of a rule value in a variant file."""
-
-    publication: str
-    text: str
-    section: str
-    says: str
-
-    def __str__(self) -> str:
-        return f"{self.publication}, {self.section} (text {self.text}): {self.says}"
-
-
-@dataclass(frozen=True)
 class RuleNote:
     """A rule behind a failure: its name and value, its SPEC section, where the value comes from."""
 
     rule: str
     name: str
     section: str
-    sources: tuple[Source, ...] = ()
+    sources: tuple[Citation, ...] = ()
     #: The option (``name=value``) that set the value, if one did.
     option: str = ""
     #: The gap in the source whose reading the value is, if it is one.
@@ -67,7 +54,9 @@ class RuleNote:
     def citation(self) -> str:
         """The citation in one line ("" for a rule the SPEC fixes for every variant)."""
         parts = [f"option {self.option}"] if self.option else []
-        parts.extend(str(source) for source in self.sources)
+        parts.extend(
+            f"{c.publication}, {c.section} (text {c.text}): {c.says}" for c in self.sources
+        )
         if self.gap:
             parts.append(f"a reading of gap {self.gap}")
         return "; ".join(parts)
@@ -193,15 +182,8 @@ def rule_note(rules: Rules, rule: str) -> RuleNote:
     provenance = rules.provenance.get(rule)
     if provenance is None:
         return RuleNote(rule=rule, name=name, section=section(rule))
-    titles = registry().publications
     sources = tuple(
-        Source(
-            publication=titles.get(cite.publication, cite.publication),
-            text=cite.text,
-            section=cite.section,
-            says=" ".join(cite.says.split()),
-        )
-        for cite in provenance.cite
+        replace(cite, says=" ".join(cite.says.split())) for cite in titled(provenance.cite)
     )
     return RuleNote(
         rule=rule,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from functools import cache
 from types import MappingProxyType
 
@@ -11,6 +11,7 @@ from types import MappingProxyType
 from .. import safeio
 from .datafiles import spec_dir
 from .errors import RulesError
+from .model import Citation
 from .yamldoc import read_yaml_file
 
 
@@ -39,4 +40,14 @@ def registry() -> Registry:
         ),
         texts=MappingProxyType({key: value["file"] for key, value in data["texts"].items()}),
         text_about=MappingProxyType({key: value["about"] for key, value in data["texts"].items()}),
+    )
+
+
+def titled(citations: Iterable[Citation]) -> tuple[Citation, ...]:
+    """The citations with each publication's title in place of its id, as pages and
+    reports show them."""
+    names = registry().publications
+    return tuple(
+        replace(cite, publication=names.get(cite.publication, cite.publication))
+        for cite in citations
     )

@@ -18,18 +18,8 @@ from ..rules import Catalog, Citation, Rules
 from ..rules.model import Gap
 from ..rules.parameters import NAMES, parameter
 from ..rules.present import SECTIONS
-from ..rules.sources import registry
+from ..rules.sources import registry, titled
 from ..sheets import svg
-
-
-@dataclass(frozen=True, kw_only=True)
-class Cite:
-    """A citation as read: the publication's name, its text and section, the paraphrase."""
-
-    publication: str
-    text: str
-    section: str
-    says: str
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -40,7 +30,7 @@ class RuleView:
     value: str
     applicable: bool
     set_by: str  # "", "option NAME=VALUE" or "inherited from VARIANT"
-    cites: tuple[Cite, ...]
+    cites: tuple[Citation, ...]
     gap: str | None
     gap_reading: str = ""
 
@@ -73,7 +63,7 @@ class GapView:
     reading: str
     why: str
     alternatives: tuple[Reading, ...]
-    cites: tuple[Cite, ...]
+    cites: tuple[Citation, ...]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -83,7 +73,7 @@ class ValueView:
     name: str
     summary: str
     is_default: bool
-    cites: tuple[Cite, ...]
+    cites: tuple[Citation, ...]
     changes: tuple[RuleView, ...]
 
 
@@ -102,7 +92,7 @@ class NoteView:
 
     kind: str
     text: str
-    cites: tuple[Cite, ...]
+    cites: tuple[Citation, ...]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -146,19 +136,6 @@ def anchor(text: str) -> str:
     return "-".join("".join(c if c.isalnum() else " " for c in text.lower()).split())
 
 
-def _cites(citations: Sequence[Citation]) -> tuple[Cite, ...]:
-    names = registry().publications
-    return tuple(
-        Cite(
-            publication=names.get(c.publication, c.publication),
-            text=c.text,
-            section=c.section,
-            says=c.says,
-        )
-        for c in citations
-    )
-
-
 def rule_view(rules: Rules, rule: str) -> RuleView:
     """The view of ``rule`` under ``rules``."""
     provenance = rules.provenance.get(rule)
@@ -172,7 +149,7 @@ def rule_view(rules: Rules, rule: str) -> RuleView:
         value=value_text(rules, rule),
         applicable=rules.applicable(rule),
         set_by=set_by,
-        cites=_cites(provenance.cite) if provenance else (),
+        cites=titled(provenance.cite) if provenance else (),
         gap=provenance.gap if provenance else None,
         gap_reading=next(
             (gap.reading for gap in rules.gaps if provenance and gap.id == provenance.gap), ""
@@ -198,7 +175,7 @@ def _gap(gap: Gap) -> GapView:
         reading=gap.reading,
         why=gap.why,
         alternatives=readings,
-        cites=_cites(gap.cite),
+        cites=titled(gap.cite),
     )
 
 
@@ -246,7 +223,7 @@ def variant_view(catalog: Catalog, rules: Rules) -> VariantView:
                     name=value.name,
                     summary=value.summary,
                     is_default=value.name == option.default,
-                    cites=_cites(value.cite),
+                    cites=titled(value.cite),
                     changes=_changes(under[option.name, value.name], option.name, value.name),
                 )
                 for value in option.values
@@ -268,7 +245,7 @@ def variant_view(catalog: Catalog, rules: Rules) -> VariantView:
         sections=sections,
         gaps=tuple(_gap(gap) for gap in gaps.values()),
         notes=tuple(
-            NoteView(kind=note.kind.value, text=note.text, cites=_cites(note.cite))
+            NoteView(kind=note.kind.value, text=note.text, cites=titled(note.cite))
             for note in rules.notes
         ),
         matadors=matadors,

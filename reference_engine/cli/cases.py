@@ -47,8 +47,7 @@ class Listed:
 
 def _cases(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..conformance.cases import load_cases
-    from ..conformance.selection import case_inputs_problem, case_paths, select, variant_id
-    from ..conformance.tokens import declaration_problem
+    from ..conformance.selection import case_inputs_problem, case_paths, filter_problem, select
     from ..rules import Catalog
 
     why = case_inputs_problem(args.cases)
@@ -56,15 +55,10 @@ def _cases(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         stderr.write(f"matador cases: --cases: {why}\n")
         return ExitStatus.INVALID
     catalog = Catalog.shipped()
-    unknown = [variant for variant in args.variant if variant_id(variant) not in catalog.ids()]
-    if unknown:
-        stderr.write(f"matador cases: unknown variant(s) {', '.join(unknown)}; see matador list\n")
+    why = filter_problem(args.variant, args.rule, catalog.ids())
+    if why is not None:
+        stderr.write(f"matador cases: {why}\n")
         return ExitStatus.INVALID
-    for rule in args.rule:
-        why = declaration_problem(rule)
-        if why is not None:
-            stderr.write(f"matador cases: --rule: {why}\n")
-            return ExitStatus.INVALID
     cases, problems = load_cases(case_paths(args.cases), catalog)
     for problem in problems:
         stderr.write(f"{problem}\n")

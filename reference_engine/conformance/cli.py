@@ -39,9 +39,8 @@ from .runner import (
     Verdict,
     select,
 )
-from .selection import case_inputs_problem, case_paths, variant_id
+from .selection import case_inputs_problem, case_paths, filter_problem
 from .signals import Interrupted, deferred, stop_on_signals
-from .tokens import declaration_problem
 from .writers import WRITERS
 
 #: What stopped a run at its first deviation, as the report's ``interrupted`` says it.
@@ -190,17 +189,10 @@ def _load_and_run(
         ):
             out.write(coverage_output(cases, catalog, args.report, width, out, count))
         return ExitStatus.OK
-    unknown = [v for v in args.variant if variant_id(v) not in catalog.ids()]
-    if unknown:
-        stderr.write(
-            f"matador conform: unknown variant(s) {', '.join(unknown)}; see matador list\n"
-        )
+    why = filter_problem(args.variant, args.rule, catalog.ids())
+    if why is not None:
+        stderr.write(f"matador conform: {why}\n")
         return ExitStatus.INVALID
-    for rule in args.rule:
-        why = declaration_problem(rule)
-        if why is not None:
-            stderr.write(f"matador conform: --rule: {why}\n")
-            return ExitStatus.INVALID
     runs = select(cases, variants=args.variant, case_globs=args.case, rules=args.rule)
     if not runs:
         stderr.write("matador conform: no case matches the selection\n")

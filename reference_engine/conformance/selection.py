@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import fnmatch
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from .cases import Case, Target
+from .tokens import declaration_problem
 
 
 def case_paths(items: Sequence[str]) -> list[Path] | None:
@@ -32,6 +33,21 @@ def case_inputs_problem(items: Sequence[str]) -> str | None:
     for item in items:
         if os.path.isdir(item) and next(Path(item).rglob("*.yaml"), None) is None:
             return f"no case file (*.yaml) in {item}"
+    return None
+
+
+def filter_problem(
+    variants: Sequence[str], rules: Sequence[str], known: Collection[str]
+) -> str | None:
+    """What is wrong with the ``--variant`` and ``--rule`` filters, or None: a variant
+    not among ``known``, or a rule token that names no rule or value."""
+    unknown = [wanted for wanted in variants if variant_id(wanted) not in known]
+    if unknown:
+        return f"unknown variant(s) {', '.join(unknown)}; see matador list"
+    for rule in rules:
+        why = declaration_problem(rule)
+        if why is not None:
+            return f"--rule: {why}"
     return None
 
 

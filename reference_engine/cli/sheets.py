@@ -58,7 +58,7 @@ def _sheet(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             "or --format html or markdown for standard output"
         )
     to_stdout = args.format != "pdf" and args.output in (None, "-")
-    stem = "-".join(filter(None, re.split(r"[:=,]", args.variant)))  # pagat-set-double_nine
+    stem = "-".join(filter(None, re.split(r"[:=,]", args.variant)))  # ID-NAME-VALUE
     path = Path(args.output or f"{stem}-{args.lang}.pdf")
     if not to_stdout:
         # Before any work: a path that cannot be written is said at once, and an

@@ -124,7 +124,7 @@ def slug(text: str) -> str:
 def breakable(text: str) -> Markup:
     """``text`` escaped, with line breaks allowed after its commas and before a ``[``.
 
-    A variant with options (``pagat[set=double_twelve,draw=pass]``) is one long word.
+    A variant with options (``ID[NAME=VALUE,NAME=VALUE]``) is one long word.
     """
     html = str(escape(text))
     return Markup(html.replace(",", ",<wbr>").replace("[", "<wbr>["))

@@ -13,10 +13,19 @@ sheet is rendered, so the engine and the conformance runner never load them.
 
 from __future__ import annotations
 
-#: The languages of the catalogues; English is the reference catalogue.
-LANGUAGES: tuple[str, ...] = ("en", "fr", "pl", "ht")
+#: The languages of the catalogues, each with its name in English (how the site and
+#: the messages name it); English is the reference catalogue.
+LANGUAGE_NAMES: dict[str, str] = {
+    "en": "English",
+    "fr": "French",
+    "pl": "Polish",
+    "ht": "Haitian Creole",
+}
+
+#: The languages of the catalogues, in order.
+LANGUAGES: tuple[str, ...] = tuple(LANGUAGE_NAMES)
 
 #: The output formats of ``matador sheet``.
 FORMATS: tuple[str, ...] = ("pdf", "html", "markdown")
 
-__all__ = ["FORMATS", "LANGUAGES"]
+__all__ = ["FORMATS", "LANGUAGES", "LANGUAGE_NAMES"]

@@ -24,7 +24,7 @@ import jinja2
 from ..rules import SPEC_VERSION, Catalog, Rules
 from ..rules.datafiles import spec_dir
 from ..rules.schema import SCHEMA_FILES
-from ..sheets import LANGUAGES
+from ..sheets import LANGUAGE_NAMES, LANGUAGES
 from ..sheets.model import build_sheet
 from ..sheets.render import render_html
 from .data import MatrixRow, matrix, variant_view
@@ -38,8 +38,6 @@ STATIC_DIR = HERE / "static"
 #: The schemas served under ``spec/`` (their ``$id``s name these paths).
 SCHEMAS = SCHEMA_FILES
 
-#: The name of each sheet language, in English (the site's language).
-LANGUAGE_NAMES = {"en": "English", "fr": "French", "pl": "Polish", "ht": "Haitian Creole"}
 
 #: The file that marks a folder as a site this command wrote (it may be replaced whole).
 MARKER = "matador-site.json"

@@ -35,9 +35,6 @@ HERE = Path(__file__).resolve().parent
 TEMPLATE_DIR = HERE / "templates"
 STATIC_DIR = HERE / "static"
 
-#: The schemas served under ``spec/`` (their ``$id``s name these paths).
-SCHEMAS = SCHEMA_FILES
-
 
 #: The file that marks a folder as a site this command wrote (it may be replaced whole).
 MARKER = "matador-site.json"
@@ -117,7 +114,7 @@ def site_files(catalog: Catalog, variants: Sequence[str]) -> list[SiteFile]:
                 root="",
                 here="index",
                 variants=views,
-                schemas=SCHEMAS,
+                schemas=SCHEMA_FILES,
             ),
         ),
         SiteFile(
@@ -162,7 +159,7 @@ def site_files(catalog: Catalog, variants: Sequence[str]) -> list[SiteFile]:
     for asset in sorted(STATIC_DIR.iterdir()):
         if asset.is_file():
             files.append(SiteFile(f"assets/{asset.name}", asset.read_text(encoding="utf-8")))
-    for name in SCHEMAS:
+    for name in SCHEMA_FILES:
         files.append(SiteFile(f"spec/{name}", (spec_dir() / name).read_bytes()))
     marker = {"generator": "matador site", "spec_version": SPEC_VERSION, "variants": list(variants)}
     files.append(SiteFile(MARKER, json.dumps(marker, indent=1) + "\n"))

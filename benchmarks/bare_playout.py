@@ -22,11 +22,13 @@ set, the rest out of play, nobody draws.
   the lowest pips, nobody on a tie. The winner scores the others' pips less
   their own (never below zero).
 
-Every decision, passes included, is a uniform choice among the legal moves
+Every decision is a uniform choice among the legal moves
 (``moves[rng.randrange(len(moves))]``), the moves listed in the engine's
-canonical order (by tile, then end, then the value left open). With the same
-seeded generator this plays the very hand the engine plays, step for step:
-tests/test_benchmark_baseline.py holds the two to that.
+canonical order (by tile, then end, then the value left open); a decision with
+one legal move (a pass, or a single placement) draws no random number, as in
+the engine's simulations. With the same seeded generator this plays the very
+hand the engine plays, step for step: tests/test_benchmark_baseline.py holds
+the two to that.
 """
 
 from __future__ import annotations
@@ -121,7 +123,7 @@ def play_hand(
         rest ^= low
     if trace is not None:
         trace.append(openings)
-    tile = openings[randrange(len(openings))][0]
+    tile = openings[randrange(len(openings))][0] if len(openings) > 1 else openings[0][0]
     hand ^= 1 << tile
     hands[seat] = hand
     ends = list(TILES[tile])
@@ -146,7 +148,7 @@ def play_hand(
                 playable ^= low
             if trace is not None:
                 trace.append(moves)
-            tile, end, outer = moves[randrange(len(moves))]
+            tile, end, outer = moves[randrange(len(moves))] if len(moves) > 1 else moves[0]
             hand ^= 1 << tile
             hands[seat] = hand
             ends[end] = outer
@@ -158,7 +160,6 @@ def play_hand(
         else:
             if trace is not None:
                 trace.append([PASS])
-            randrange(1)  # the pass, chosen like any decision
             actions += 1
             passes += 1
             if passes == players:

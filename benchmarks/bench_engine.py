@@ -15,6 +15,14 @@ same work:
 * ``bare``: :mod:`bare_playout`, a hand-written bitmask playout of exactly the
   rules our engine plays in each shape: the near-limit figure for plain Python.
 
+Our engine is timed two ways. ``matador``: as ``matador simulate`` plays a
+random hand, with :func:`~reference_engine.engine.playout.play_out`, the
+engine's own playout loop; this is the figure the targets are about.
+``matador-steps``: through the step-by-step interface any other program drives
+(``legal_actions()`` then ``apply()``, two method calls per action), for
+comparison. Both play the very same hands; a decision with one legal action
+draws no random number, in every engine here.
+
 Our engine keeps Matador's own placement rules (sum to seven, matadors), so it
 is not the peers' game, but the same deal, the same number of decisions and the
 same kind of choice. The unit is the tile placed (the opening tile included):
@@ -48,9 +56,10 @@ sys.path[:0] = [str(HERE.parent), str(HERE)]
 
 import bare_playout  # noqa: E402
 
-from reference_engine.engine.actions import Play  # noqa: E402
+from reference_engine.engine.actions import PASS  # noqa: E402
 from reference_engine.engine.deal import Deal  # noqa: E402
 from reference_engine.engine.hand import Hand  # noqa: E402
+from reference_engine.engine.playout import play_out  # noqa: E402
 from reference_engine.rules import Catalog  # noqa: E402
 from reference_engine.rules.model import PLAYER_COUNT_KEYS, PerPlayers, Rules  # noqa: E402
 from reference_engine.rules.vocabulary import DrawWhen  # noqa: E402
@@ -108,7 +117,22 @@ def matador_rules(players: int) -> Rules:
 
 
 def matador_hands(players: int, seed: int) -> PlayHand:
-    """Random hands of this engine, by the public loop; counts the tiles placed."""
+    """Random hands of this engine, as simulations play them; counts the tiles placed."""
+    rules = matador_rules(players)
+    rng = random.Random(seed)
+
+    def one_hand() -> int:
+        hand = Hand(rules, Deal.shuffled(rules, players, rng))
+        play_out(hand, rng)
+        # Scored, as every peer scores the hands it plays (the outcome is computed lazily).
+        _ = hand.outcome
+        return _placed(hand)
+
+    return one_hand
+
+
+def matador_step_hands(players: int, seed: int) -> PlayHand:
+    """Random hands of this engine, by the step-by-step public interface."""
     rules = matador_rules(players)
     rng = random.Random(seed)
 
@@ -116,12 +140,16 @@ def matador_hands(players: int, seed: int) -> PlayHand:
         hand = Hand(rules, Deal.shuffled(rules, players, rng))
         while not hand.is_over:
             legal = hand.legal_actions()
-            hand.apply(legal[rng.randrange(len(legal))])
-        # Scored, as every peer scores the hands it plays (the outcome is computed lazily).
+            hand.apply(legal[0] if len(legal) == 1 else legal[rng.randrange(len(legal))])
         _ = hand.outcome
-        return list(map(type, hand.history)).count(Play)  # the opening tile and placements
+        return _placed(hand)
 
     return one_hand
+
+
+def _placed(hand: Hand) -> int:
+    """Tiles placed, the opening tile included: with nothing to draw, every action but a pass."""
+    return len(hand.history) - hand.history.count(PASS)
 
 
 def bare_hands(players: int, seed: int) -> PlayHand:
@@ -181,9 +209,11 @@ def dominoes_hands(seed: int) -> PlayHand:
 #: name -> (game, how to start it from a seed), in the order of the table.
 ENGINES: dict[str, tuple[str, Callable[[int], PlayHand]]] = {
     "matador-4": ("4 x 7, no boneyard", lambda seed: matador_hands(4, seed)),
+    "steps-4": ("4 x 7, no boneyard", lambda seed: matador_step_hands(4, seed)),
     "bare-4": ("4 x 7, no boneyard", lambda seed: bare_hands(4, seed)),
     "dominoes": ("4 x 7, no boneyard", dominoes_hands),
     "matador-2": ("2 x 7, no drawing", lambda seed: matador_hands(2, seed)),
+    "steps-2": ("2 x 7, no drawing", lambda seed: matador_step_hands(2, seed)),
     "bare-2": ("2 x 7, no drawing", lambda seed: bare_hands(2, seed)),
     "open_spiel": ("2 x 7, no drawing", open_spiel_hands),
 }
@@ -194,6 +224,9 @@ RATIOS = (
     ("matador-2", "open_spiel", "like for like, two players"),
     ("matador-4", "bare-4", "of the near limit, four players"),
     ("matador-2", "bare-2", "of the near limit, two players"),
+    ("steps-4", "dominoes", "step by step, like for like, four players"),
+    ("steps-4", "bare-4", "step by step, of the near limit, four players"),
+    ("steps-2", "bare-2", "step by step, of the near limit, two players"),
 )
 
 
@@ -211,7 +244,7 @@ def measure(players: dict[str, PlayHand], seconds: float, rounds: int) -> dict[s
             try:
                 _play_for(players[name], seconds / rounds, runs[name])
             except Exception as error:
-                if name.startswith(("matador", "bare")):
+                if name.startswith(("matador", "steps", "bare")):
                     raise
                 print(f"{name}: failed during play ({type(error).__name__}: {error}); dropped")
                 playing.remove(name)

@@ -7,6 +7,8 @@ deal and choose with the same seeded generator, so for every seed they must go
 through the same positions: at every step the baseline's legal moves are the
 engine's legal actions (tile, end and value left open, in the same order; a
 pass as a pass), and the hand ends the same way, with the same pips and points.
+The benchmark times the engine through ``play_out``, which plays the public
+loop's hands (tests/test_playout.py); it is checked here against the baseline too.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import pytest
 from reference_engine.engine.actions import PASS, AnyAction, Play
 from reference_engine.engine.deal import Deal
 from reference_engine.engine.hand import Hand
+from reference_engine.engine.playout import play_out
 from reference_engine.rules.model import Rules
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
@@ -60,7 +63,7 @@ def _engine_hand(rules: Rules, players: int, seed: int) -> tuple[Hand, list[list
     while not hand.is_over:
         legal = hand.legal_actions()
         steps.append([_move(action) for action in legal])
-        hand.apply(legal[rng.randrange(len(legal))])
+        hand.apply(legal[0] if len(legal) == 1 else legal[rng.randrange(len(legal))])
     return hand, steps
 
 
@@ -80,6 +83,11 @@ def test_the_bare_playout_plays_the_engines_hands(players: int) -> None:
         assert (result.pips, result.points) == (outcome.pips, outcome.points), f"seed {seed}"
         assert result.actions == len(hand.history)
         assert result.placed == sum(isinstance(action, Play) for action in hand.history)
+        fused_rng = random.Random(seed)
+        fused = Hand(rules, Deal.shuffled(rules, players, fused_rng))
+        play_out(fused, fused_rng)
+        assert fused.history == hand.history, f"seed {seed}"
+        assert fused.outcome == outcome
 
 
 def test_the_engine_plays_pagat_dealt_as_the_peer() -> None:

@@ -54,7 +54,11 @@ from ..rules.vocabulary import (
 )
 from .actions import Play
 from .ends import Line, OpenEnd, Step, orientations
-from .tiles import Tile, full_set
+from .tiles import Tile
+from .tiletable import TileTable
+
+_OPTIONAL_DRAW = (DrawWhen.ALWAYS, DrawWhen.ONLY_MATADOR_PLAYS)
+_OPTIONAL_PASS = (PassWhen.ALWAYS, PassWhen.ONLY_MATADOR_PLAYS)
 
 
 class Effect(NamedTuple):
@@ -92,20 +96,13 @@ def _per_players(value: PerPlayers, counts: Iterable[int]) -> dict[int, int]:
     return found
 
 
-class Compiled:
+class Compiled(TileTable):
     """Lookup tables for one resolved variant (see the module docstring)."""
 
     def __init__(self, rules: Rules) -> None:
+        super().__init__(rules.max_pip)
         self.rules = rules
         self.line_sum = rules.line_sum
-        # ---- the tiles
-        self.tiles: tuple[Tile, ...] = full_set(rules.max_pip)
-        self.tile_set: frozenset[Tile] = frozenset(self.tiles)
-        self.index: dict[Tile, int] = {tile: i for i, tile in enumerate(self.tiles)}
-        self.bit: dict[Tile, int] = {tile: 1 << i for i, tile in enumerate(self.tiles)}
-        #: The bit of each tile index.
-        self.bits: tuple[int, ...] = tuple(1 << i for i in range(len(self.tiles)))
-        self.pips: tuple[int, ...] = tuple(tile.pips for tile in self.tiles)
         self.matador_mask = self.mask(t for t in self.tiles if rules.is_matador(*t))
         # ---- the deal (SPEC section 5)
         #: Tiles dealt to each seat, per player count (``all``: the set shared out).
@@ -182,7 +179,9 @@ class Compiled:
             _PLACEMENTS[rules.max_pip, rules.matador_modes] = {n: vars(self)[n] for n in _SHARED}
         #: The line before the opening: no ends, and every tile goes down as the
         #: opening tile (not a placement: SPEC 6.3).
-        self.opening_line = Line((), self.mask(self.tiles), tuple((p,) for p in self.opening_plays))
+        self.opening_line = Line(
+            (), self.mask(self.tiles), tuple((p,) for p in self.opening_plays), remember=0
+        )
         # ---- the turn (SPEC section 8)
         draw_when, pass_when = rules.draw_when, rules.pass_when
         #: Whether anyone ever draws in play (``draw_when`` is not ``never``).
@@ -193,6 +192,8 @@ class Compiled:
         #: Whether a player who cannot draw may pass while holding a playable tile.
         self.pass_always = pass_when is PassWhen.ALWAYS
         self.pass_if_only_matadors = pass_when is PassWhen.ONLY_MATADOR_PLAYS
+        #: Whether a draw or a pass is ever offered beside a placement (see :mod:`.turn`).
+        self.optional_turn = draw_when in _OPTIONAL_DRAW or pass_when in _OPTIONAL_PASS
         #: Whether a draw in play ends the drawing for the turn (``draws_per_turn: one``).
         self.one_draw_per_turn = rules.draws_per_turn is DrawsPerTurn.ONE
         after = rules.after_single_draw
@@ -206,34 +207,6 @@ class Compiled:
         """The tiles left in the boneyard with ``players`` (KeyError when the rules give none)."""
         reserve = self.reserve.get(players)
         return self.rules.reserve.for_players(players) if reserve is None else reserve
-
-    # ---- tiles
-
-    def mask(self, tiles: Iterable[Tile]) -> int:
-        """The bitmask of ``tiles``."""
-        result = 0
-        for tile in tiles:
-            result |= 1 << self.index[tile]
-        return result
-
-    def tiles_of(self, mask: int) -> tuple[Tile, ...]:
-        """The tiles of a bitmask, in canonical order."""
-        out = []
-        while mask:
-            low = mask & -mask
-            out.append(self.tiles[low.bit_length() - 1])
-            mask ^= low
-        return tuple(out)
-
-    def pips_of(self, mask: int) -> int:
-        """The hand points of the tiles of a bitmask."""
-        pips = self.pips
-        total = 0
-        while mask:
-            low = mask & -mask
-            total += pips[low.bit_length() - 1]
-            mask ^= low
-        return total
 
     def is_matador(self, index: int) -> bool:
         """Whether the tile with this index is a matador."""

@@ -12,6 +12,10 @@ from ..rules.model import Rules
 from .compiled import Compiled, compiled
 from .tiles import Tile, full_set
 
+#: A deal as the engine holds it (:meth:`Deal.held`): the tables, each seat's tiles as
+#: a mask, the boneyard's tile indices in draw order, and the rules it was checked for.
+Packed = tuple[Compiled, tuple[int, ...], tuple[int, ...], Rules]
+
 #: The fields of a deal as data.
 DEAL_FIELDS = ("hands", "boneyard", "designated")
 
@@ -59,14 +63,16 @@ class Deal:
         The deal is made as the engine holds it (:meth:`packed`): ``hands`` and
         ``boneyard`` are written out as tiles when first read.
         """
-        check_players(rules, players)
+        if players not in rules.players:
+            check_players(rules, players)  # raises
         table = compiled(rules)
         bits = table.bits
         order = list(range(len(bits)))
         rng.shuffle(order)  # the same draws as shuffling the tiles themselves
         masks: list[int] = []
         start = 0
-        for size in _hand_sizes(table, rules, players):
+        sizes = table.hand_sizes.get(players)
+        for size in _hand_sizes(table, rules, players) if sizes is None else sizes:
             masks.append(sum(map(bits.__getitem__, order[start : start + size])))
             start += size
         stock = tuple(order[start:])
@@ -81,7 +87,7 @@ class Deal:
         deal = cls.__new__(cls)
         fields = deal.__dict__
         fields["designated"] = designated
-        fields["_packed"] = (table, tuple(masks), stock)
+        fields["_packed"] = (table, tuple(masks), stock, rules)
         if given is not None and deal._designated_problems(rules, table, players):
             deal.__dict__.update(hands=deal.hands, boneyard=deal.boneyard)
             del deal.__dict__["_packed"]  # a seat given by the caller is checked as in any deal
@@ -95,7 +101,7 @@ class Deal:
             kept = self.__dict__.get("_packed") if name in ("hands", "boneyard") else None
             if kept is None:
                 raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-            table, masks, stock = kept
+            table, masks, stock, _ = kept
             self.__dict__["hands"] = tuple(map(table.tiles_of, masks))
             self.__dict__["boneyard"] = tuple(map(table.tiles.__getitem__, stock))
             return self.__dict__[name]
@@ -110,15 +116,22 @@ class Deal:
         rules fits all rules with the same values, so it is checked once, and a
         deal from :meth:`shuffled` not at all.
         """
+        _, masks, stock, _ = self.held(rules)
+        return masks, stock
+
+    def held(self, rules: Rules) -> Packed:
+        """What :meth:`packed` answers, with the compiled tables of ``rules`` whose
+        indices it gives first, and ``rules`` last (what a :class:`Hand` starts from)."""
+        kept: Packed | None = self.__dict__.get("_packed")
+        if kept is not None and (kept[3] is rules or kept[0] is compiled(rules)):
+            return kept
         table = compiled(rules)
-        kept = self.__dict__.get("_packed")
-        if kept is not None and kept[0] is table:
-            return kept[1], kept[2]
         self.check(rules)
         masks = tuple(map(table.mask, self.hands))
         stock = tuple(map(table.index.__getitem__, self.boneyard))
-        object.__setattr__(self, "_packed", (table, masks, stock))
-        return masks, stock
+        kept = (table, masks, stock, rules)
+        object.__setattr__(self, "_packed", kept)
+        return kept
 
     def __getstate__(self) -> dict[str, Any]:
         """The fields only: what :meth:`packed` kept belongs to this process's tables."""

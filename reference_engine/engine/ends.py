@@ -77,6 +77,10 @@ Step = tuple[int, "Line"]
 #: The bits of a pass and a draw: above every tile's (a set has at most 190 tiles).
 PASS_BIT = 1 << 256
 DRAW_BIT = PASS_BIT << 1
+#: How many masks of several tiles a line remembers the placements of (the
+#: hands a line meets repeat: a simulation asks for the same few again and
+#: again, and memory stays bounded however many hands are played).
+KNOWN_LIMIT = 2048
 
 
 class Line:
@@ -91,30 +95,68 @@ class Line:
     * ``plays``: per tile index, its placements on these ends, in canonical order
       (the compiled table's Play objects);
     * ``after``: id() of an action offered here -> its :data:`Step` (filled as
-      placements are made; a pass and a draw leave the line as it is).
+      placements are made; a pass and a draw leave the line as it is);
+    * ``known``: a mask of tiles -> their placements, as :meth:`placements`
+      answers: every single tile and no tile from the start, and the first
+      ``remember`` other masks asked for, as they are asked (the line before
+      the opening remembers none: it is asked for whole hands, which seldom
+      repeat).
     """
 
-    __slots__ = ("after", "fit", "kinds", "plays")
+    __slots__ = ("_octets", "_room", "after", "fit", "kinds", "known", "plays")
 
-    def __init__(self, kinds: tuple[int, ...], fit: int, plays: tuple[tuple[Play, ...], ...]):
+    def __init__(
+        self,
+        kinds: tuple[int, ...],
+        fit: int,
+        plays: tuple[tuple[Play, ...], ...],
+        remember: int = KNOWN_LIMIT,
+    ):
         self.kinds = kinds
         self.fit = fit
         self.plays = plays
         self.after: dict[int, Step] = {id(PASS): (PASS_BIT, self), id(DRAW): (DRAW_BIT, self)}
+        self.known: dict[int, tuple[Play, ...]] = {1 << i: p for i, p in enumerate(plays)}
+        self.known[0] = ()
+        self._room = len(self.known) + remember
+        self._octets: tuple[dict[int, tuple[Play, ...]], ...] = tuple(
+            {} for _ in range(0, len(plays), 8)
+        )
 
     def placements(self, mask: int) -> tuple[Play, ...]:
         """Every placement of the tiles in ``mask``, in canonical order (by tile, end,
         shape, open value); tiles with no placement add nothing."""
+        found = self.known.get(mask)
+        if found is not None:
+            return found
+        # Eight tiles at a time: the placements of each byte of the mask are kept
+        # per byte (at most 256 of them for each), and joined in order.
+        found = ()
+        rest, base = mask, 0
+        for octet in self._octets:
+            part = rest & 255
+            if part:
+                got = octet.get(part)
+                if got is None:
+                    got = octet[part] = self._collect(part << base)
+                found += got
+            rest >>= 8
+            if not rest:
+                break
+            base += 8
+        if len(self.known) < self._room:
+            self.known[mask] = found
+        return found
+
+    def _collect(self, mask: int) -> tuple[Play, ...]:
+        """The placements of the tiles in ``mask``, tile by tile."""
         plays = self.plays
-        low = mask & -mask
-        if low == mask:  # a single tile, or none: its placements are ready-made
-            return plays[low.bit_length() - 1] if mask else ()
-        found: list[Play] = []
+        collected: list[Play] = []
         while mask:
             low = mask & -mask
-            found += plays[low.bit_length() - 1]
+            collected += plays[low.bit_length() - 1]
             mask ^= low
-        return tuple(found)
+        return tuple(collected)
 
     def __repr__(self) -> str:
         return f"Line(kinds={self.kinds!r}, fit={self.fit:#x})"

@@ -42,6 +42,7 @@ from .position import at_position
 from .refusals import refuse, why_not
 from .scoring import Outcome, Termination, score
 from .tiles import Tile
+from .turn import beside
 
 # The phases again, as module constants: the hot path tests them on every
 # action, and looking a member up on its Enum class costs as much as a call.
@@ -52,17 +53,24 @@ class Hand:
     """The state of one hand: hands, boneyard, line ends, whose turn, history."""
 
     def __init__(self, rules: Rules, deal: Deal) -> None:
-        hands, boneyard = deal.packed(rules)  # raises DealError unless the deal fits the rules
-        self._set_up(rules, deal, hands, boneyard)
+        table, hands, boneyard, _ = deal.held(rules)  # raises DealError unless the deal fits
+        self._set_up(rules, deal, hands, boneyard, table)
         self._choose_opener()
 
     def _set_up(
-        self, rules: Rules, deal: Deal, hands: Sequence[int], boneyard: Sequence[int]
+        self,
+        rules: Rules,
+        deal: Deal,
+        hands: Sequence[int],
+        boneyard: Sequence[int],
+        table: Compiled | None = None,
     ) -> None:
         """Every field of a hand about to be opened, from ``deal`` (already checked)
-        and the same deal as tile masks per seat and boneyard tile indices."""
+        and the same deal as tile masks per seat and boneyard tile indices (and the
+        tables of ``rules``, when the caller has them)."""
         self.rules = rules
-        table = compiled(rules)
+        if table is None:
+            table = compiled(rules)
         self.table: Compiled = table
         self.deal = deal
         self.players = players = len(hands)
@@ -74,7 +82,8 @@ class Hand:
         self._hands = list(hands)
         self._boneyard = boneyard
         self._drawn = 0
-        self._reserve = table.reserve_for(players)
+        reserve = table.reserve.get(players)
+        self._reserve = table.reserve_for(players) if reserve is None else reserve
         #: Draws in play are allowed while fewer than this many tiles have been drawn.
         self._draw_limit = len(self._boneyard) - self._reserve if table.draws else 0
         #: The open ends, with their look-ups (before the opening: none).
@@ -159,12 +168,13 @@ class Hand:
         outcome = self._outcome
         if outcome is None and self._ending is not None:
             termination, went_out = self._ending
-            outcome = self._outcome = score(self.rules, self.pips(), termination, went_out)
+            pips = self.table.pips_each(self._hands)  # as pips()
+            outcome = self._outcome = score(self.rules, pips, termination, went_out)
         return outcome
 
     def pips(self) -> tuple[int, ...]:
         """Hand points per seat (doubles count both halves)."""
-        return tuple(map(self.table.pips_of, self._hands))
+        return self.table.pips_each(self._hands)
 
     # ------------------------------------------------------------------ legality
 
@@ -261,9 +271,11 @@ class Hand:
         if highest is not None:
             self._open_with_double(highest)
             return
-        designated = self._designated()
-        if table.opening_any_tile:
-            self._set_opening(designated, self._hands[designated])
+        designated = self.deal.designated
+        if designated is None:
+            designated = self._designated()  # raises
+        if table.opening_any_tile:  # (written out: every simulated hand comes here)
+            self.current, self._opening_tiles = designated, self._hands[designated]
             return
         for seat in [designated, *seats_after(designated, self.players)[:-1]]:
             held = [double for double in doubles if self._hands[seat] >> double & 1]
@@ -341,31 +353,18 @@ class Hand:
         playable = self._hands[self.current] & line.fit
         table = self.table
         # Step 1 (the opener's own turn, SPEC 6.5, must place a tile if it can).
-        if playable & (playable - 1):  # several tiles
+        plays = line.known.get(playable)  # as Line.placements() (written out: the hot path)
+        if plays is None:
             plays = line.placements(playable)
-        else:  # one tile or none, as Line.placements() (written out: this is the hot path)
-            plays = line.plays[playable.bit_length() - 1] if playable else ()
-        if self._forced_play and plays:
+        if not plays:  # (a player who can do nothing else draws, or passes)
+            legal = _DRAW_ONLY if self._drawn < self._draw_limit else _PASS_ONLY
+        elif self._forced_play or not table.optional_turn:
             legal = plays
-        elif self._drawn < self._draw_limit:  # the player can draw
-            if (
-                not plays
-                or table.draw_always
-                or (table.draw_if_only_matadors and not playable & ~table.matador_mask)
-            ):
-                legal = (*plays, DRAW) if plays else _DRAW_ONLY
-            else:
-                legal = plays
-        elif (
-            not plays
-            or table.pass_always
-            or (table.pass_if_only_matadors and not playable & ~table.matador_mask)
-        ):
-            legal = (*plays, PASS) if plays else _PASS_ONLY
         else:
-            legal = plays
+            extra = beside(table, playable, self._drawn < self._draw_limit)
+            legal = plays if extra is None else (*plays, extra)
         self._legal = legal
-        last = legal[-1] if legal else None  # (a player who can do nothing else passes)
+        last = legal[-1] if legal else None
         self._offer = playable | (PASS_BIT if last is PASS else DRAW_BIT if last is DRAW else 0)
         return legal
 
@@ -400,8 +399,10 @@ class Hand:
             self._finish(Termination.DOMINO, went_out=seat)
         elif table.opener_plays_again:
             self._forced_play = True
-        else:
-            self._next_turn()
+        else:  # as _next_turn()
+            self.current = (seat + 1) % self.players
+            self._single_drawn = None
+            self._forced_play = False
 
     def _draw(self) -> None:
         index = self._boneyard[self._drawn]

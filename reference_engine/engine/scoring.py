@@ -56,46 +56,51 @@ def score(
     rules: Rules, pips: tuple[int, ...], termination: Termination, went_out: int | None = None
 ) -> Outcome:
     """Decide the winner and the points of a finished hand from the pips left per seat."""
-    players = len(pips)
-    groups = sides(rules, players)
-    if rules.partnership is Partnership.TWO_VS_TWO:
-        totals = tuple(sum(pips[seat] for seat in group) for group in groups)
-    else:
-        totals = tuple(pips)  # everyone plays alone: the sides are the seats
-    zero = (0,) * len(groups)
-    if termination is Termination.REDEAL:
-        return Outcome(
-            termination=termination, winner=None, pips=pips, side_pips=totals, points=zero
-        )
-    if termination is Termination.DOMINO:
+    partners = rules.partnership is _TWO_VS_TWO
+    totals = (
+        tuple(sum(pips[seat] for seat in group) for group in sides(rules, len(pips)))
+        if partners
+        else tuple(pips)  # everyone plays alone: the sides are the seats
+    )
+    winner: int | None = None
+    if termination is _DOMINO:
         if went_out is None:
             raise ValueError("a domino needs the seat that went out")
-        winner: int | None = side_of(rules, players, went_out)
-    else:
+        winner = went_out % 2 if partners else went_out  # as side_of()
+    elif termination is _BLOCKED:
         lowest = min(totals)
-        holders = [side for side, total in enumerate(totals) if total == lowest]
-        winner = holders[0] if len(holders) == 1 else None
-    if winner is None:
-        return Outcome(
-            termination=termination, winner=None, pips=pips, side_pips=totals, points=zero
-        )
-    own = totals[winner]
-    losers = [total for side, total in enumerate(totals) if side != winner]
-    if rules.points is Points.ALL_HANDS:
-        won = sum(totals)
-    elif rules.points is Points.OPPONENTS:
-        won = sum(losers)
-    elif rules.difference_among_several is DifferenceAmongSeveral.EACH_OPPONENT_MINUS_OWN:
-        won = sum(total - own for total in losers)
-    else:
-        won = sum(losers) - own
-    points = list(zero)
-    points[winner] = max(0, won)
-    return Outcome(
+        if totals.count(lowest) == 1:
+            winner = totals.index(lowest)
+    points = [0] * len(totals)
+    if winner is not None:
+        own, everyone = totals[winner], sum(totals)
+        if rules.points is _ALL_HANDS:
+            won = everyone
+        elif rules.points is _OPPONENTS:
+            won = everyone - own
+        elif rules.difference_among_several is _EACH_OPPONENT_MINUS_OWN:
+            won = everyone - own * len(totals)  # the sum over the losers of (theirs - own)
+        else:
+            won = everyone - 2 * own  # the losers' sum, less own
+        points[winner] = max(0, won)
+    # The Outcome is made without the frozen dataclass's field-by-field __init__
+    # (every simulated hand is scored: this is hot).
+    outcome: Outcome = _new(Outcome)
+    outcome.__dict__.update(
         termination=termination,
         winner=winner,
         pips=pips,
         side_pips=totals,
         points=tuple(points),
-        went_out=went_out,
+        went_out=went_out if termination is _DOMINO else None,
     )
+    return outcome
+
+
+_new = object.__new__
+# The members score() tests, as module constants: every simulated hand is scored,
+# and looking a member up on its Enum class costs as much as a call.
+_DOMINO, _BLOCKED = Termination.DOMINO, Termination.BLOCKED
+_TWO_VS_TWO = Partnership.TWO_VS_TWO
+_ALL_HANDS, _OPPONENTS = Points.ALL_HANDS, Points.OPPONENTS
+_EACH_OPPONENT_MINUS_OWN = DifferenceAmongSeveral.EACH_OPPONENT_MINUS_OWN

@@ -23,7 +23,8 @@ from ..engine.deal import Deal
 from ..engine.hand import Hand
 from ..engine.match import Match
 from ..engine.scoring import Termination, side_of, sides
-from ..engine.strategies import Strategy
+from ..engine.playout import play_out
+from ..engine.strategies import Strategy, random_choice
 from ..rules.model import Rules
 
 #: A match that has not reached its target after this many hands is stopped
@@ -129,7 +130,15 @@ def _generators(chunk: Chunk) -> tuple[random.Random, random.Random]:
 
 
 def play_hand(hand: Hand, strategies: Sequence[Strategy], rng: random.Random) -> None:
-    """Play ``hand`` to its end, each seat choosing with its strategy (seat modulo their count)."""
+    """Play ``hand`` to its end, each seat choosing with its strategy (seat modulo their count).
+
+    A decision with one legal action draws no random number. When every seat
+    plays at random, :func:`~reference_engine.engine.playout.play_out` plays the
+    hand: the same hand, with the same random numbers, but faster.
+    """
+    if all(strategy is random_choice for strategy in strategies):
+        play_out(hand, rng)
+        return
     count = len(strategies)
     while not hand.is_over:
         legal = hand.legal_actions()

@@ -144,8 +144,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "opening",
         "engine/hand.py",
         "An opener who plays again but has no placement is offered nothing (no draw, no pass).",
-        "if self._forced_play and plays:",
-        "if self._forced_play:",
+        "        if not plays:  # (a player who can do nothing else draws, or passes)\n",
+        "        if not plays and self._forced_play:\n            legal = ()\n        elif not plays:\n",
     ),
     Mutant(
         "rotation-goes-backwards",
@@ -205,12 +205,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "redeal",
         "engine/scoring.py",
         "A voided hand is scored like a blocked one: the lowest hand wins it.",
-        "    if termination is Termination.REDEAL:\n"
-        "        return Outcome(\n"
-        "            termination=termination, winner=None, pips=pips, side_pips=totals, "
-        "points=zero\n"
-        "        )\n",
-        "",
+        "    elif termination is _BLOCKED:\n",
+        "    else:\n",
     ),
     Mutant(
         "redeal-rotates-designated",
@@ -440,10 +436,10 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "only-matador-draw-wrong-mask",
         "draws",
-        "engine/hand.py",
+        "engine/turn.py",
         "draw_when only_matador_plays tests for no playable matador instead of only matadors.",
-        "(table.draw_if_only_matadors and not playable & ~table.matador_mask)",
-        "(table.draw_if_only_matadors and not playable & table.matador_mask)",
+        "if table.draw_always or (table.draw_if_only_matadors and only_matadors):",
+        "if table.draw_always or (table.draw_if_only_matadors and not playable & table.matador_mask):",
     ),
     Mutant(
         "unlimited-draws-stop-after-one",
@@ -546,26 +542,26 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "only-matador-pass-wrong-mask",
         "passes",
-        "engine/hand.py",
+        "engine/turn.py",
         "pass_when only_matador_plays tests for no playable matador instead of only matadors.",
-        "(table.pass_if_only_matadors and not playable & ~table.matador_mask)",
-        "(table.pass_if_only_matadors and not playable & table.matador_mask)",
+        "if table.pass_always or (table.pass_if_only_matadors and only_matadors):",
+        "if table.pass_always or (table.pass_if_only_matadors and not playable & table.matador_mask):",
     ),
     Mutant(
         "stuck-player-cannot-pass",
         "passes",
         "engine/hand.py",
         "A player with no placement who cannot draw is offered nothing instead of a pass.",
-        "        elif (\n            not plays\n            or table.pass_always",
-        "        elif (\n            False\n            or table.pass_always",
+        "legal = _DRAW_ONLY if self._drawn < self._draw_limit else _PASS_ONLY",
+        "legal = _DRAW_ONLY if self._drawn < self._draw_limit else ()",
     ),
     Mutant(
         "pass-offered-with-draw",
         "passes",
         "engine/hand.py",
         "A player who can draw may also pass.",
-        "legal = (*plays, DRAW) if plays else _DRAW_ONLY",
-        "legal = (*plays, DRAW, PASS)",
+        "legal = _DRAW_ONLY if self._drawn < self._draw_limit else _PASS_ONLY",
+        "legal = (DRAW, PASS) if self._drawn < self._draw_limit else _PASS_ONLY",
     ),
     # ------------------------------------------------------------------ scoring
     Mutant(
@@ -581,23 +577,23 @@ MUTANTS: tuple[Mutant, ...] = (
         "scoring",
         "engine/scoring.py",
         "The difference rule pays the losers' pips without taking the winner's off.",
-        "won = sum(losers) - own",
-        "won = sum(losers)",
+        "won = everyone - 2 * own  # the losers' sum, less own",
+        "won = everyone - own",
     ),
     Mutant(
         "two-player-difference-forgets-own",
         "scoring",
         "engine/scoring.py",
         "With two players the difference rule pays the loser's pips in full.",
-        "won = sum(losers) - own",
-        "won = sum(losers) - own if len(losers) > 1 else losers[0]",
+        "won = everyone - 2 * own  # the losers' sum, less own",
+        "won = everyone - 2 * own if len(totals) > 2 else everyone - own",
     ),
     Mutant(
         "difference-among-several-swapped",
         "scoring",
         "engine/scoring.py",
         "total_minus_own and each_opponent_minus_own are read the wrong way round.",
-        "elif rules.difference_among_several is DifferenceAmongSeveral.EACH_OPPONENT_MINUS_OWN:",
+        "elif rules.difference_among_several is _EACH_OPPONENT_MINUS_OWN:",
         "elif rules.difference_among_several is DifferenceAmongSeveral.TOTAL_MINUS_OWN:",
     ),
     Mutant(
@@ -605,18 +601,16 @@ MUTANTS: tuple[Mutant, ...] = (
         "scoring",
         "engine/scoring.py",
         "points all_hands leaves the winner's own pips out.",
-        "won = sum(totals)",
-        "won = sum(losers)",
+        "            won = everyone\n",
+        "            won = everyone - own\n",
     ),
     Mutant(
         "doubles-counted-once",
         "scoring",
-        "engine/compiled.py",
+        "engine/tiletable.py",
         "A double left in hand counts one half only.",
         "self.pips: tuple[int, ...] = tuple(tile.pips for tile in self.tiles)",
-        "self.pips: tuple[int, ...] = tuple(\n"
-        "            tile.high if tile.is_double else tile.pips for tile in self.tiles\n"
-        "        )",
+        "self.pips: tuple[int, ...] = tuple(\n            tile.high if tile.is_double else tile.pips for tile in self.tiles\n        )",
     ),
     # ------------------------------------------------------------------ partnerships
     Mutant(
@@ -640,16 +634,16 @@ MUTANTS: tuple[Mutant, ...] = (
         "partnerships",
         "engine/scoring.py",
         "Sides are compared by their lower single hand, not by their total.",
-        "totals = tuple(sum(pips[seat] for seat in group) for group in groups)",
-        "totals = tuple(min(pips[seat] for seat in group) for group in groups)",
+        "tuple(sum(pips[seat] for seat in group) for group in sides(rules, len(pips)))",
+        "tuple(min(pips[seat] for seat in group) for group in sides(rules, len(pips)))",
     ),
     Mutant(
         "domino-side-by-lowest-total",
         "partnerships",
         "engine/scoring.py",
         "A domino is won by the side with the lower total, not the side that went out.",
-        "winner: int | None = side_of(rules, players, went_out)",
-        "winner: int | None = min(range(len(totals)), key=totals.__getitem__)",
+        "winner = went_out % 2 if partners else went_out  # as side_of()",
+        "winner = min(range(len(totals)), key=totals.__getitem__)",
     ),
     Mutant(
         "partnership-score-below-zero",
@@ -681,16 +675,16 @@ MUTANTS: tuple[Mutant, ...] = (
         "ties",
         "engine/scoring.py",
         "A tie for the lowest total is won by the first of the tied.",
-        "winner = holders[0] if len(holders) == 1 else None",
-        "winner = holders[0]",
+        "if totals.count(lowest) == 1:",
+        "if totals.count(lowest) >= 1:",
     ),
     Mutant(
         "tie-only-when-all-equal",
         "ties",
         "engine/scoring.py",
         "Only a tie of every player counts: two of three or four tied for lowest, the first wins.",
-        "winner = holders[0] if len(holders) == 1 else None",
-        "winner = holders[0] if len(holders) < len(totals) else None",
+        "if totals.count(lowest) == 1:",
+        "if totals.count(lowest) < len(totals):",
     ),
     # ------------------------------------------------------------------ hands-won
     Mutant(
@@ -897,8 +891,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "scoring",
         "engine/scoring.py",
         "points: opponents takes the winner's own pips off, as the difference rule does.",
-        "won = sum(losers)\n",
-        "won = sum(losers) - own\n",
+        "            won = everyone - own\n",
+        "            won = everyone - 2 * own\n",
     ),
     Mutant(
         "two-ends-keep-one-end",

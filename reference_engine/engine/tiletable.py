@@ -1,0 +1,86 @@
+"""A tile set indexed for bitmasks: hands as ints, and the sums the engine takes of them.
+
+Every tile of the set (spec/SPEC.md section 1) gets an index in canonical
+order; a hand, a boneyard's worth or a line's fit is a bitmask over those
+indices. :class:`TileTable` holds the indices and turns masks back into tiles
+or pips. The pips of a mask are summed 14 tiles at a time, from a table of
+the sums of every mask of each run of 14 tiles (built once per set), as every
+finished hand is scored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+
+from .tiles import Tile, full_set
+
+
+class TileTable:
+    """The tiles of the set up to ``max_pip``, indexed for bitmasks."""
+
+    def __init__(self, max_pip: int) -> None:
+        self.tiles: tuple[Tile, ...] = full_set(max_pip)
+        self.tile_set: frozenset[Tile] = frozenset(self.tiles)
+        self.index: dict[Tile, int] = {tile: i for i, tile in enumerate(self.tiles)}
+        self.bit: dict[Tile, int] = {tile: 1 << i for i, tile in enumerate(self.tiles)}
+        #: The bit of each tile index.
+        self.bits: tuple[int, ...] = tuple(1 << i for i in range(len(self.tiles)))
+        self.pips: tuple[int, ...] = tuple(tile.pips for tile in self.tiles)
+        #: Per 14 bits of a mask (tiles 0-13, 14-27, ...): the pips of each value.
+        self._chunk_pips = _chunk_pips(self.pips)
+
+    def mask(self, tiles: Iterable[Tile]) -> int:
+        """The bitmask of ``tiles``."""
+        result = 0
+        for tile in tiles:
+            result |= 1 << self.index[tile]
+        return result
+
+    def tiles_of(self, mask: int) -> tuple[Tile, ...]:
+        """The tiles of a bitmask, in canonical order."""
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(self.tiles[low.bit_length() - 1])
+            mask ^= low
+        return tuple(out)
+
+    def pips_of(self, mask: int) -> int:
+        """The hand points of the tiles of a bitmask (of this set's tiles only)."""
+        chunks = self._chunk_pips
+        total = chunks[0][mask & _CHUNK_MASK]
+        mask >>= _CHUNK
+        index = 1
+        while mask:  # (a double-six set has two runs of 14 tiles: at most once round)
+            total += chunks[index][mask & _CHUNK_MASK]
+            mask >>= _CHUNK
+            index += 1
+        return total
+
+
+    def pips_each(self, masks: Iterable[int]) -> tuple[int, ...]:
+        """:meth:`pips_of` of each mask (one call for all: every finished hand asks)."""
+        chunks = self._chunk_pips
+        if len(chunks) == 2:  # a set of 15 to 28 tiles (a double-six set has 28)
+            low, high = chunks
+            return tuple([low[mask & _CHUNK_MASK] + high[mask >> _CHUNK] for mask in masks])
+        return tuple(map(self.pips_of, masks))
+
+
+_CHUNK = 14
+_CHUNK_MASK = (1 << _CHUNK) - 1
+
+
+@cache
+def _chunk_pips(pips: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """For each run of 14 tiles, the pips of every mask of them (built once per set)."""
+    chunks = []
+    for base in range(0, len(pips), _CHUNK):
+        size = min(_CHUNK, len(pips) - base)
+        sums = [0] * (1 << size)
+        for value in range(1, 1 << size):
+            low = value & -value
+            sums[value] = sums[value ^ low] + pips[base + low.bit_length() - 1]
+        chunks.append(tuple(sums))
+    return tuple(chunks)

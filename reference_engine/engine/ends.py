@@ -80,7 +80,7 @@ DRAW_BIT = PASS_BIT << 1
 #: How many masks of several tiles a line remembers the placements of (the
 #: hands a line meets repeat: a simulation asks for the same few again and
 #: again, and memory stays bounded however many hands are played).
-KNOWN_LIMIT = 2048
+KNOWN_LIMIT = 256
 
 
 class Line:

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..engine.actions import Action, AnyAction, Draw, Pass, Play
+from ..engine.actions import Action, AnyAction, Draw, Pass, Play, end_name
 from ..engine.hand import Hand, Phase
 from ..engine.scoring import sides
 from ..errors import IllegalActionError, NotationError
@@ -64,7 +64,7 @@ def opening_rules(position: Position) -> tuple[str, ...]:
         opening = {table.tiles[index] for index in table.opening_doubles}
         if not any(tile in opening for tiles in held for tile in tiles):
             what.add(Decides.NO_DOUBLE)
-    return _applicable(rules, deciding(*what))
+    return _deciding(rules, *what)
 
 
 @dataclass(frozen=True)
@@ -77,6 +77,25 @@ class Position:
 
 def _applicable(rules: Rules, names: Iterable[str]) -> tuple[str, ...]:
     return tuple(name for name in names if rules.applicable(name))
+
+
+#: The answers of :func:`_deciding`, per rules object (held, so its id is not reused).
+_DECIDING: dict[int, tuple[Rules, dict[frozenset[Decides], tuple[str, ...]]]] = {}
+
+
+def _deciding(rules: Rules, *what: Decides) -> tuple[str, ...]:
+    """The rules that decide any of ``what`` and apply under ``rules``, in the order of the
+    specification; remembered, as every check of a run asks (rules are immutable)."""
+    entry = _DECIDING.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(_DECIDING) >= 256:
+            _DECIDING.clear()
+        entry = _DECIDING[id(rules)] = (rules, {})
+    key = frozenset(what)
+    found = entry[1].get(key)
+    if found is None:
+        found = entry[1][key] = _applicable(rules, deciding(*what))
+    return found
 
 
 #: Where each rule name sorts: parameters in registry order, then the fixed rules.
@@ -117,8 +136,27 @@ def _parse(text: str) -> AnyAction | None:
         return None
 
 
-def action_rules(position: Position, text: str) -> tuple[str, ...]:
-    """The rules that make ``text`` legal or illegal at ``position``."""
+#: What a caller has worked out at one position (see :func:`action_rules`).
+Known = dict[tuple[str, ...], tuple[str, ...]]
+
+
+def action_rules(position: Position, text: str, known: Known | None = None) -> tuple[str, ...]:
+    """The rules that make ``text`` legal or illegal at ``position``.
+
+    ``known`` remembers the answers at ``position``, for a caller that asks about
+    the same actions more than once there (its legal set, the act, the ends after
+    it); it is the caller's, and good only while the position's hand does not move.
+    """
+    if known is None:
+        known = {}
+    key = ("action", text)
+    found = known.get(key)
+    if found is None:
+        found = known[key] = _action_rules(position, text, known)
+    return found
+
+
+def _action_rules(position: Position, text: str, known: Known) -> tuple[str, ...]:
     hand, rules = position.hand, position.rules
     action = _parse(text)
     if hand is None or action is None:
@@ -131,43 +169,49 @@ def action_rules(position: Position, text: str) -> tuple[str, ...]:
         except IllegalActionError as error:
             if error.rule:
                 return (error.rule,)
-        return _kind_rules(hand, rules, action)
+    if hand.phase is Phase.OPENING and not isinstance(action, Draw):
+        found = known.get(("opening",))
+        if found is None:
+            found = known[("opening",)] = opening_rules(position)
+        return found
     return _kind_rules(hand, rules, action)
 
 
 def _kind_rules(hand: Hand, rules: Rules, action: AnyAction) -> tuple[str, ...]:
-    if hand.phase is Phase.OPENING:
-        if isinstance(action, Draw):
-            return _applicable(rules, deciding(Decides.NO_DOUBLE))
-        return opening_rules(Position(rules, hand))
+    if hand.phase is Phase.OPENING:  # a draw: the opening's other plays are asked above
+        return _deciding(rules, Decides.NO_DOUBLE)
     what: set[Decides] = set()
     if hand.opener == hand.current and len(hand.history) == 1:
         what.add(Decides.FORCED_TURN)
     drew = hand.drawn_this_turn is not None
     if isinstance(action, Draw):
         what |= {Decides.DRAW, Decides.SECOND_DRAW} if drew else {Decides.DRAW}
-        return _applicable(rules, deciding(*what))
+        return _deciding(rules, *what)
     if drew:
         what.add(Decides.AFTER_DRAW)
     if isinstance(action, Pass):
         what.add(Decides.PASS)
-        return _applicable(rules, deciding(*what))
+        return _deciding(rules, *what)
     assert isinstance(action, Play)
     if rules.is_matador(*action.tile):
-        return _applicable(rules, deciding(*what, Decides.MATADOR))
+        return _deciding(rules, *what, Decides.MATADOR)
     on_matador_end = action.end is not None and action.end < len(hand.ends)
     if on_matador_end and not hand.ends[action.end or 0].is_plain:
         what.add(Decides.MATADOR)  # the end a matador left decides
     if action.tile.is_double:
         what.add(Decides.DOUBLE)
-    return (*_applicable(rules, deciding(*what)), FixedRule.SUM_RULE.value)
+    return (*_deciding(rules, *what), FixedRule.SUM_RULE.value)
 
 
-def legal_rules(position: Position, texts: Iterable[str]) -> tuple[str, ...]:
-    """The rules behind a set of actions (those a legal-set check found in dispute)."""
+def legal_rules(
+    position: Position, texts: Iterable[str], known: Known | None = None
+) -> tuple[str, ...]:
+    """The rules behind a set of actions (those a legal-set check found in dispute);
+    ``known`` as for :func:`action_rules`."""
+    known = {} if known is None else known
     found: list[str] = []
     for text in texts:
-        found.extend(action_rules(position, text))
+        found.extend(action_rules(position, text, known))
     return _sorted(found)
 
 
@@ -181,22 +225,22 @@ def to_act_rules(position: Position) -> tuple[str, ...]:
     if hand.phase is Phase.OPENING:
         return opening_rules(position)
     if hand.opener == hand.current and len(hand.history) == 1:
-        return _applicable(rules, deciding(Decides.FORCED_TURN))
+        return _deciding(rules, Decides.FORCED_TURN)
     if hand.drawn_this_turn is not None:
-        return _applicable(rules, deciding(Decides.SECOND_DRAW, Decides.AFTER_DRAW))
+        return _deciding(rules, Decides.SECOND_DRAW, Decides.AFTER_DRAW)
     return (FixedRule.TURN_ORDER.value,)
 
 
-def refusal_rules(position: Position, text: str) -> tuple[str, ...]:
+def refusal_rules(position: Position, text: str, known: Known | None = None) -> tuple[str, ...]:
     """The rules behind the refusal (or acceptance) of ``text``, and the order of reasons."""
-    return _sorted((*action_rules(position, text), FixedRule.PROTOCOL.value))
+    return _sorted((*action_rules(position, text, known), FixedRule.PROTOCOL.value))
 
 
-def ends_rules(position: Position, last: str | None) -> tuple[str, ...]:
+def ends_rules(position: Position, last: str | None, known: Known | None = None) -> tuple[str, ...]:
     """The rules that decide the open ends after ``last`` was played (before it, at position)."""
     if last is None:
         return opening_rules(position)
-    return legal_rules(position, [last])
+    return legal_rules(position, [last], known)
 
 
 #: What each key of a hand's result is decided by, before what the hand itself asks.
@@ -231,13 +275,13 @@ def result_rules(position: Position, key: str) -> tuple[str, ...]:
             what.add(Decides.SEVERAL_LOSERS)
         if outcome is not None and outcome.winner is None:
             what.add(Decides.TIE)
-    named = _applicable(rules, deciding(*what))
+    named = _deciding(rules, *what)
     return (*named, FixedRule.END_OF_HAND.value) if key in ("termination", "winner") else named
 
 
 def match_rules(rules: Rules, key: str) -> tuple[str, ...]:
     """The rules behind ``key`` of the match's state."""
-    return _applicable(rules, deciding(*MATCH_DECIDED.get(key, (Decides.MATCH_WINNER,))))
+    return _deciding(rules, *MATCH_DECIDED.get(key, (Decides.MATCH_WINNER,)))
 
 
 def section(rule: str) -> str:
@@ -250,3 +294,17 @@ def section(rule: str) -> str:
 def is_rule(name: str) -> bool:
     """Whether ``name`` names a rule parameter or a fixed rule."""
     return name in BY_NAME or name in {rule.value for rule in FixedRule}
+
+
+def position_text(hand: Hand | None) -> str:
+    """A position in the notation: the ends, the hand of the seat to act, the boneyard."""
+    if hand is None:
+        return ""
+    if hand.is_over:
+        return "the hand is over"
+    ends = " ".join(f"{end_name(n)}:{end.notation}" for n, end in enumerate(hand.ends))
+    held = " ".join(str(tile) for tile in hand.hand_of(hand.current))
+    parts = [f"ends {ends}" if ends else "no tile down yet"]
+    parts.append(f"seat {hand.current} to act holds {held}")
+    parts.append(f"boneyard {hand.boneyard_count}")
+    return "; ".join(parts)

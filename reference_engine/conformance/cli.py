@@ -26,10 +26,8 @@ from ..exits import ExitStatus
 from ..rules import Catalog
 from ..safeio import AtomicFile, OutputError, check_output_path
 from .cases import Case, Target, load_cases
-from .coverage import coverage_output
 from .differential import DifferentialResult, Divergence, differential, game_targets
 from .engine import Engine, EngineInfo, ReferenceEngine, load_python_engine
-from .parallel import in_parallel
 from .process import ProcessEngine
 from .report import JsonLinesReport, RunSummary, interruption_line, summary_line, totals
 from .runner import (
@@ -181,6 +179,7 @@ def _load_and_run(
         return ExitStatus.BROKEN_CASE
     if args.coverage:
         from ..cli.progress import counting_bar
+        from .coverage import coverage_output  # (and the decisive replays: --coverage only)
 
         width = getattr(args, "width", None)
         with (
@@ -406,6 +405,8 @@ def _random_games(
                 runner, targets, args.random, args.seed, catalog, progress=progress, into=into
             )
         assert isinstance(engine, ProcessEngine)
+        from .parallel import in_parallel
+
         return in_parallel(
             engine.command,
             (engine.timeout, engine.start_timeout),

@@ -14,17 +14,17 @@ declares the variant.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
-from ..engine.actions import end_name
 from ..engine.deal import Deal
 from ..engine.hand import Hand
 from ..engine.match import Match
 from ..errors import DealError, IllegalActionError, NotationError
 from ..rules.model import Rules
 from . import attribution
-from .attribution import FixedRule, Position
+from .ahead import Ahead
+from .attribution import FixedRule, Position, position_text
 from .cases import Case, ScriptedHand, Step, Target
 from .engine import Engine, EngineRefusal
 from .verdicts import CaseRun, Check, Deviation
@@ -78,8 +78,11 @@ class _Reference:
         self.rules = rules
         self.match: Match | None = Match(rules, players)
         self.hand: Hand | None = None
+        #: The rules worked out at the position now, forgotten when it moves.
+        self.known: attribution.Known = {}
 
     def new_hand(self, deal: Any) -> None:
+        self.known = {}
         if self.match is None:
             return
         try:
@@ -90,6 +93,7 @@ class _Reference:
             self.match = self.hand = None
 
     def apply(self, text: str, seat: int | None) -> None:
+        self.known = {}
         if self.hand is None:
             return
         try:
@@ -197,8 +201,10 @@ def play_case(
             if hand.refuse_deal:
                 _refuse_deal(engine, hand, checks)
                 continue
+            # the reference deals while the engine does (nothing it does depends on the answer)
+            follow = Ahead(engine, partial(reference.new_hand, hand.deal))
             engine.new_hand(hand.deal)
-            reference.new_hand(hand.deal)
+            follow()
             _begin_hand(engine, reference, checks)
             _play_hand(engine, hand, run, reference, checks)
         if case.match is not None:
@@ -241,12 +247,13 @@ def _begin_hand(engine: Engine, reference: _Reference, checks: _Checks) -> None:
     hand = reference.hand
     if hand is None:
         return
+    rules = Ahead(engine, lambda: attribution.opening_rules(reference.position))
     result = engine.result()
     over = hand.is_over
     checks.check(
         (result is not None) == over,
         Check.RESULT,
-        lambda: attribution.opening_rules(reference.position),
+        rules,
         "the hand just dealt already has a result" if not over else "the redeal has no result",
         "a result" if over else None,
         result,
@@ -271,41 +278,44 @@ def _play_hand(
             None,
             seat,
         )
-        result = engine.result()
         position = reference.position
+        keys = ("termination", *hand.result)
+        by_key = Ahead(
+            engine, lambda: {key: attribution.result_rules(position, key) for key in keys}
+        )
+        result = engine.result()
         if result is None:
             checks.check(
                 False,
                 Check.RESULT,
-                lambda: attribution.result_rules(position, "termination"),
+                lambda: by_key()["termination"],
                 "the hand should be over",
                 dict(hand.result),
                 None,
             )
             return
-        checks.keys(
-            Check.RESULT, hand.result, result, lambda key: attribution.result_rules(position, key)
-        )
+        checks.keys(Check.RESULT, hand.result, result, lambda key: by_key()[key])
 
 
 def _check_step(
     engine: Engine, step: Step, run: CaseRun, reference: _Reference, checks: _Checks
 ) -> None:
-    position = reference.position
+    position, known = reference.position, reference.known
     if step.to_act is not None:
+        rules = Ahead(engine, lambda: attribution.to_act_rules(position))
         seat = engine.to_act()
         checks.check(
             seat == step.to_act,
             Check.TO_ACT,
-            lambda: attribution.to_act_rules(position),
+            rules,
             "a different seat is to act",
             step.to_act,
             seat,
         )
     if step.legal is not None or step.includes or step.excludes:
-        _check_legal(engine, step, position, checks)
+        _check_legal(engine, step, position, checks, known)
     # the rules behind the ends are those of the act that made them, read before it
-    ends_rules = attribution.ends_rules(position, step.act) if step.ends is not None else ()
+    ends_rules = attribution.ends_rules(position, step.act, known) if step.ends is not None else ()
     if step.act is not None:
         _check_act(engine, step, run, reference, checks)
     if step.ends is not None:
@@ -337,7 +347,25 @@ def _check_writing(
     )
 
 
-def _check_legal(engine: Engine, step: Step, position: Position, checks: _Checks) -> None:
+def _held_rules(
+    position: Position, step: Step, known: attribution.Known
+) -> tuple[tuple[str, ...], ...]:
+    """The rules behind a step's legal, includes and excludes checks when they hold."""
+    legal, includes, excludes = step.legal, step.includes, step.excludes
+    return (
+        () if legal is None else _rules(position, canonical_set(legal, "the case"), known),
+        _rules(position, includes, known) if includes else (),
+        _rules(position, excludes, known) if excludes else (),
+    )
+
+
+_rules = attribution.legal_rules
+
+
+def _check_legal(
+    engine: Engine, step: Step, position: Position, checks: _Checks, known: attribution.Known
+) -> None:
+    held = Ahead(engine, lambda: _held_rules(position, step, known))
     written = list(engine.legal())
     try:
         actual = canonical_set(written, "the engine")
@@ -351,7 +379,7 @@ def _check_legal(engine: Engine, step: Step, position: Position, checks: _Checks
         checks.check(
             not disputed,
             Check.LEGAL,
-            lambda: attribution.legal_rules(position, disputed or expected),
+            lambda: _rules(position, disputed, known) if disputed else held()[0],
             "legal actions differ",
             sorted(expected),
             sorted(actual),
@@ -361,7 +389,7 @@ def _check_legal(engine: Engine, step: Step, position: Position, checks: _Checks
         checks.check(
             not missing,
             Check.INCLUDES,
-            lambda: attribution.legal_rules(position, missing or step.includes),
+            lambda: _rules(position, missing, known) if missing else held()[1],
             "actions that must be legal are not",
             sorted(missing),
             sorted(actual),
@@ -371,7 +399,7 @@ def _check_legal(engine: Engine, step: Step, position: Position, checks: _Checks
         checks.check(
             not present,
             Check.EXCLUDES,
-            lambda: attribution.legal_rules(position, present or step.excludes),
+            lambda: _rules(position, present, known) if present else held()[2],
             "actions that must not be legal are",
             [],
             sorted(present),
@@ -383,13 +411,14 @@ def _check_act(
 ) -> None:
     assert step.act is not None
     act = step.act
-    position = reference.position
+    position, known = reference.position, reference.known
+    rules = Ahead(engine, lambda: attribution.action_rules(position, act, known))
     reason = engine.apply(act, step.as_seat)
     if step.error is None:
         checks.check(
             reason is None,
             Check.ACCEPTED,
-            lambda: attribution.action_rules(position, act),
+            rules,
             f"{act} was refused",
             "accepted",
             reason,
@@ -403,28 +432,10 @@ def _check_act(
         reason == step.error,
         Check.REFUSED,
         # accepting it breaks the rule that refuses it; another reason may be the order too
-        lambda: (
-            attribution.action_rules(position, act)
-            if reason is None
-            else attribution.refusal_rules(position, act)
-        ),
+        lambda: rules() if reason is None else attribution.refusal_rules(position, act, known),
         f"{act} should be refused with {step.error}",
         step.error,
         reason or "accepted",
     )
     if reason is None:
         raise _Stop  # the engine played what must be refused: its position is not the case's
-
-
-def position_text(hand: Hand | None) -> str:
-    """A position in the notation: the ends, the hand of the seat to act, the boneyard."""
-    if hand is None:
-        return ""
-    if hand.is_over:
-        return "the hand is over"
-    ends = " ".join(f"{end_name(n)}:{end.notation}" for n, end in enumerate(hand.ends))
-    held = " ".join(str(tile) for tile in hand.hand_of(hand.current))
-    parts = [f"ends {ends}" if ends else "no tile down yet"]
-    parts.append(f"seat {hand.current} to act holds {held}")
-    parts.append(f"boneyard {hand.boneyard_count}")
-    return "; ".join(parts)

@@ -41,6 +41,8 @@ STDERR_TAIL = 8 << 10
 GRACE = 0.5
 #: Seconds an engine's output is still read after the engine has exited.
 AFTER_EXIT = 0.1
+#: Seconds between two looks at whether an engine that has not answered yet has exited.
+POLL_EVERY = 0.05
 
 
 class EnginePipes:
@@ -156,6 +158,11 @@ class EnginePipes:
 
     def _read_line(self, kind: str, deadline: float, seconds: float) -> bytes:
         exited_at: float | None = None
+        # Whether the engine has exited is asked only once it is slow to answer (a wait
+        # that brought nothing, or every POLL_EVERY seconds): an answer usually comes
+        # first, and asking on every reply costs a system call and a lock each time.
+        polled_at = time.monotonic()
+        quiet = False
         while True:
             newline = self._stdout.find(b"\n")
             if newline >= 0:
@@ -181,10 +188,12 @@ class EnginePipes:
                     FailureKind.EXITED, f"the engine {status} before answering {kind!r}"
                 )
             now = time.monotonic()
-            if exited_at is None and self._process.poll() is not None:
-                # The engine is gone, though a child of it may hold its output open:
-                # take what is already written, then stop waiting.
-                exited_at = now
+            if exited_at is None and (quiet or now - polled_at >= POLL_EVERY):
+                polled_at = now
+                if self._process.poll() is not None:
+                    # The engine is gone, though a child of it may hold its output open:
+                    # take what is already written, then stop waiting.
+                    exited_at = now
             if exited_at is not None and now - exited_at > AFTER_EXIT:
                 raise self._fail(
                     FailureKind.EXITED,
@@ -194,14 +203,19 @@ class EnginePipes:
             left = deadline - now
             if left <= 0:
                 raise self._fail(FailureKind.TIMEOUT, f"no reply to {kind!r} within {seconds:g} s")
-            self._wait_readable(min(left, AFTER_EXIT) if exited_at is not None else min(left, 0.25))
+            wait = AFTER_EXIT if exited_at is not None else POLL_EVERY
+            quiet = not self._wait_readable(min(left, wait))
 
-    def _wait_readable(self, seconds: float) -> None:
-        """Wait up to ``seconds`` for output on either stream and take what comes."""
+    def _wait_readable(self, seconds: float) -> bool:
+        """Wait up to ``seconds`` for output on either stream and take what comes.
+
+        False when the wait brought nothing (no output, no end of a stream).
+        """
         if not self._open:
             time.sleep(min(seconds, 0.01))
-            return
-        for key, _ in self._selector.select(seconds):
+            return False
+        ready = self._selector.select(seconds)
+        for key, _ in ready:
             name = key.data
             descriptor = self._out if name == "out" else self._err
             try:
@@ -216,6 +230,7 @@ class EnginePipes:
                 self._stdout.extend(chunk)
             else:
                 self._keep_stderr(chunk)
+        return bool(ready)
 
     # ---- stopping
 

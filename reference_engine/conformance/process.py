@@ -34,6 +34,9 @@ T = TypeVar("T")
 #: The default deadline of the handshake, which includes the engine's start-up.
 START_TIMEOUT = 10.0
 
+#: The writer of request lines, made once (``json.dumps`` would make one per request).
+_WRITER = json.JSONEncoder(allow_nan=False)
+
 
 class ProcessEngine(EnginePipes):
     """An engine program under test, started from a command line."""
@@ -59,20 +62,36 @@ class ProcessEngine(EnginePipes):
         )
         self._next_id = 0
         self._info: EngineInfo | None = None
+        self._meanwhile: Callable[[], object] | None = None
         super().__init__(command, cwd=cwd)
+
+    def meanwhile(self, work: Callable[[], object]) -> None:
+        """Do ``work`` during the next request, once it is written and while the engine
+        answers it, instead of before or after: the runner's own work for a check (the
+        rules behind it) then overlaps the engine's. The request, its bytes and its
+        deadline are the same (the deadline is moved on by the time ``work`` took). An
+        exception from ``work`` is not the engine's: it is dropped here, and ``work``
+        keeps it for whoever asks for its result (:class:`~.ahead.Ahead`)."""
+        self._meanwhile = work
 
     # ---- one request, one reply
 
     def request(self, kind: str, **fields: Any) -> dict[str, Any]:
         """Send one request and return its reply; raise on refusal or failure."""
+        work, self._meanwhile = self._meanwhile, None
         if self._stopped or self._stopping:
             raise EngineFailure(FailureKind.EXITED, "the engine has been stopped")
         self._next_id += 1
         request_id = self._next_id
-        line = json.dumps({"id": request_id, "type": kind, **fields}, allow_nan=False) + "\n"
+        line = _WRITER.encode({"id": request_id, "type": kind, **fields}) + "\n"
         seconds = self.start_timeout if kind == "hello" else self.timeout
         deadline = time.monotonic() + seconds
         self._write(line.encode("utf-8"), kind, deadline, seconds)
+        if work is not None:
+            started = time.monotonic()
+            with contextlib.suppress(Exception):
+                work()
+            deadline += time.monotonic() - started
         raw = self._read_line(kind, deadline, seconds)
         try:
             reply = strict_json(raw)

@@ -15,12 +15,11 @@ through :func:`printable`, so it cannot drive the terminal it is printed on.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from typing import Any
 
-from ..strictjson import no_constants, unique_keys
+from .. import strictjson
 
 TERMINATIONS = ("domino", "blocked", "redeal")
 
@@ -44,6 +43,10 @@ def short(value: Any, limit: int = 200) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+#: The reader of reply lines, made once (a run reads thousands of lines).
+_READER = strictjson.decoder()
+
+
 def strict_json(raw: bytes) -> Any:
     """The JSON value of one reply line, read strictly; ValueError says why it is not JSON."""
     try:
@@ -51,7 +54,7 @@ def strict_json(raw: bytes) -> Any:
     except UnicodeDecodeError:
         raise ValueError("not UTF-8") from None
     try:
-        return json.loads(text, parse_constant=no_constants, object_pairs_hook=unique_keys)
+        return strictjson.loads(text, _READER)
     except RecursionError:
         raise ValueError("nested too deep") from None
 

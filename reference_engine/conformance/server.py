@@ -29,7 +29,7 @@ import traceback
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, BinaryIO, TextIO
 
-from ..strictjson import no_constants, unique_keys
+from .. import strictjson
 from .codes import ErrorCode
 from .engine import PROTOCOL_VERSION, Engine, EngineRefusal, ReferenceEngine
 from .requestcheck import OutOfRange, id_problem, request_problem, shown
@@ -168,9 +168,13 @@ def _error(request_id: int | None, code: ErrorCode, message: str) -> dict[str, A
     return {"id": request_id, "type": "error", "code": code.value, "message": message}
 
 
+#: The writer of reply lines, made once (``json.dumps`` would make one per reply).
+_WRITER = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
+
+
 def encode(reply: Mapping[str, Any]) -> str:
     """``reply`` as one line of strict JSON (never NaN or Infinity), without the newline."""
-    return json.dumps(reply, separators=(",", ":"), allow_nan=False)
+    return _WRITER.encode(reply)
 
 
 def serve(
@@ -259,13 +263,7 @@ def _parse(line: str | bytes) -> Any:
         message = f"arrays and objects are nested {depth} deep; at most {MAX_DEPTH} are read"
         raise _Malformed(ErrorCode.TOO_DEEP, message)
     try:
-        return json.loads(
-            text,
-            parse_int=_parse_int,
-            parse_float=_parse_float,
-            parse_constant=no_constants,
-            object_pairs_hook=unique_keys,
-        )
+        return strictjson.loads(text, _READER)
     except ValueError as error:  # json.JSONDecodeError, or a hook's refusal
         raise _Malformed(ErrorCode.BAD_REQUEST, f"not JSON: {error}") from None
 
@@ -293,6 +291,10 @@ def _parse_float(text: str) -> float | OutOfRange:
     if len(text) > MAX_NUMBER_CHARS or value in (float("inf"), float("-inf")):
         return OutOfRange(text)
     return value
+
+
+#: The reader of request lines, made once: strict JSON, with numbers kept in range.
+_READER = strictjson.decoder(parse_int=_parse_int, parse_float=_parse_float)
 
 
 def _kind_of(value: Any) -> str:

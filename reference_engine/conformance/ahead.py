@@ -1,0 +1,52 @@
+"""Work the runner does while an engine program answers, instead of before or after.
+
+A check needs two things: the engine's answer, and what the runner knows
+without it (the rules behind the check, read from the reference engine at the
+same position; the reference's own deal). The second need not wait for the
+first: :class:`Ahead` hands it to a program's driver, which does it once the
+request is written and while the engine works on its reply
+(:meth:`~.process.ProcessEngine.meanwhile`). The engine sees the same requests
+in the same order, each with the same deadline; only the runner's waiting
+overlaps its own work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+from .engine import Engine
+from .process import ProcessEngine
+
+T = TypeVar("T")
+
+
+class Ahead(Generic[T]):
+    """Work of the runner's that needs nothing from the engine's next answer (the rules
+    behind a check, the reference's new hand): an engine program does it while it
+    answers (:meth:`~.process.ProcessEngine.meanwhile`), any other engine when it is
+    first asked for. It is done once either way, at the same position; an exception
+    it raised is raised again where its value is asked for, as if it were done there.
+    """
+
+    def __init__(self, engine: Engine, work: Callable[[], T]) -> None:
+        self._work = work
+        self._done: tuple[T] | None = None
+        self._error: Exception | None = None
+        if isinstance(engine, ProcessEngine):
+            engine.meanwhile(self.run)
+
+    def run(self) -> None:
+        """Do the work, unless it is done."""
+        if self._done is None and self._error is None:
+            try:
+                self._done = (self._work(),)
+            except Exception as error:  # raised again by __call__, where it was asked for
+                self._error = error
+
+    def __call__(self) -> T:
+        self.run()
+        if self._error is not None:
+            raise self._error
+        assert self._done is not None
+        return self._done[0]

@@ -58,7 +58,6 @@ class TileTable:
             index += 1
         return total
 
-
     def pips_each(self, masks: Iterable[int]) -> tuple[int, ...]:
         """:meth:`pips_of` of each mask (one call for all: every finished hand asks)."""
         chunks = self._chunk_pips
@@ -74,13 +73,22 @@ _CHUNK_MASK = (1 << _CHUNK) - 1
 
 @cache
 def _chunk_pips(pips: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """For each run of 14 tiles, the pips of every mask of them (built once per set)."""
+    """For each run of 14 tiles, the pips of every mask of them (built once per set,
+    from the sums of its two runs of 7)."""
+    half = _CHUNK // 2
     chunks = []
     for base in range(0, len(pips), _CHUNK):
-        size = min(_CHUNK, len(pips) - base)
-        sums = [0] * (1 << size)
-        for value in range(1, 1 << size):
-            low = value & -value
-            sums[value] = sums[value ^ low] + pips[base + low.bit_length() - 1]
-        chunks.append(tuple(sums))
+        low, high = _sums(pips[base : base + half]), _sums(pips[base + half : base + _CHUNK])
+        size = min(_CHUNK, len(pips) - base)  # (the last run may be shorter)
+        chunks.append(tuple([low[value & 127] + high[value >> half] for value in range(1 << size)]))
     return tuple(chunks)
+
+
+def _sums(pips: tuple[int, ...]) -> list[int]:
+    """The pips of every mask of up to 7 tiles (128 of them; the missing tiles count 0)."""
+    sums = [0] * 128
+    for value in range(1, 128):
+        low = value & -value
+        index = low.bit_length() - 1
+        sums[value] = sums[value ^ low] + (pips[index] if index < len(pips) else 0)
+    return sums

@@ -10,6 +10,7 @@ ways a tile can face an end.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from ..rules.vocabulary import MatadorAccess, MatchRule
 from .actions import DRAW, PASS, Play
@@ -63,8 +64,10 @@ class OpenEnd:
         return f"{shown} ({self.match.value}, matadors {self.access.value})"
 
 
+@cache
 def orientations(tile: Tile) -> tuple[tuple[int, int], ...]:
-    """(attaching half, outer half) for each way the tile can face: one for a double."""
+    """(attaching half, outer half) for each way the tile can face: one for a double
+    (remembered: building the tables asks for each tile on every kind of end)."""
     if tile.is_double:
         return ((tile.low, tile.high),)
     return ((tile.low, tile.high), (tile.high, tile.low))

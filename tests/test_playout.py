@@ -13,11 +13,15 @@ field, and the random generator in the same state (the same numbers drawn).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+import types
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import cast
 
 import pytest
 
 from reference_engine.conformance.decisive import VARIED, altered
+from reference_engine.engine import playout as playout_module
 from reference_engine.engine.actions import DRAW, PASS, AnyAction, Play
 from reference_engine.engine.deal import Deal
 from reference_engine.engine.hand import Hand
@@ -167,3 +171,70 @@ def test_a_rule_set_differs_from_its_base_where_it_says() -> None:
             rule, _ = change.split("=")
             base = catalog.resolve(variant)
             assert getattr(rules, rule) != getattr(base, rule), label
+
+
+# ---------------------------------------------------------------------------- teeth
+#: Plausible mistakes in play_out()'s own loop, as (what is wrong, text, replacement):
+#: the sweep above must notice each (the conformance suite judges the public
+#: methods, not this loop).
+PLAYOUT_MUTANTS = (
+    (
+        "draws past the reserve",
+        "DRAW if drawn < limit else PASS",
+        "DRAW if drawn <= limit else PASS",
+    ),
+    ("a placement does not end a run of passes", "                passes = 0\n", ""),
+    ("blocked one pass late", "if passes >= players:", "if passes > players:"),
+    ("a single draw does not end the drawing", "            if one_draw:", "            if False:"),
+    ("no draw or pass beside a placement", "            if optional:", "            if False:"),
+    (
+        "the seat after a pass plays again",
+        "                return\n            seat = following[seat]\n",
+        "                return\n",
+    ),
+    ("a drawn tile is not taken", "hands[seat] = held | 1 << index", "hands[seat] = held"),
+    (
+        "the opening tile is one place off",
+        "range(randrange(count) if count > 1 else 0)",
+        "range(randrange(count) - 1 if count > 1 else 0)",
+    ),
+)
+
+
+def _mutated_play_out(old: str, new: str) -> Callable[[Hand, random.Random], None]:
+    """play_out() of a copy of the module with ``old`` replaced by ``new`` (once)."""
+    source = Path(playout_module.__file__).read_text(encoding="utf-8")
+    assert source.count(old) == 1, old
+    module = types.ModuleType("reference_engine.engine._mutated_playout")
+    module.__package__ = "reference_engine.engine"
+    exec(compile(source.replace(old, new), "<mutant>", "exec"), module.__dict__)
+    return cast(Callable[[Hand, random.Random], None], module.play_out)
+
+
+def _first_difference(play: Callable[[Hand, random.Random], None]) -> str | None:
+    """The first rule set and seed where ``play`` parts from the public loop, if any."""
+    for label, rules in RULE_SETS.items():
+        for players in rules.players:
+            for seed in range(8):
+                deal = Deal.shuffled(rules, players, random.Random(seed))
+                stepped, fused = Hand(rules, deal), Hand(rules, deal)
+                _public_loop(stepped, random.Random(seed))
+                try:
+                    play(fused, random.Random(seed))
+                except Exception as error:  # a mutant may also crash
+                    return f"{label}: {type(error).__name__}"
+                if fused.history != stepped.history or _state(fused) != _state(stepped):
+                    return f"{label}, {players} players, seed {seed}"
+    return None
+
+
+@pytest.mark.parametrize(
+    ("what", "old", "new"), PLAYOUT_MUTANTS, ids=[m[0] for m in PLAYOUT_MUTANTS]
+)
+def test_the_sweep_catches_a_mistake_in_play_out(what: str, old: str, new: str) -> None:
+    assert _first_difference(_mutated_play_out(old, new)) is not None, what
+
+
+def test_the_unmutated_copy_passes_the_sweep() -> None:
+    """The copying itself changes nothing: a copy with no change agrees everywhere."""
+    assert _first_difference(_mutated_play_out("def play_out(", "def play_out(")) is None

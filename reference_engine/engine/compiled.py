@@ -315,9 +315,11 @@ class Compiled(TileTable):
                 adds.append(added)
                 if left:
                     fits |= 1 << index
-                order = sorted(range(len(left)), key=lambda i: left[i][0].sort_key())
-                per_tile.append(tuple(left[i] for i in order))
-                per_tile_right.append(tuple(right[i] for i in order))
+                if len(left) > 1:
+                    order = sorted(range(len(left)), key=lambda i: left[i][0].sort_key())
+                    left, right = [left[i] for i in order], [right[i] for i in order]
+                per_tile.append(tuple(left))
+                per_tile_right.append(tuple(right))
             self.moves[0].append(per_tile)
             self.moves[1].append(per_tile_right)
             self._adds.append(adds)

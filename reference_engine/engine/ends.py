@@ -42,7 +42,7 @@ class OpenEnd:
     def admits(self, half: int, line_sum: int) -> bool:
         """Whether a tile may be laid against this end by ``half`` (the end's match rule)."""
         if self.match is MatchRule.SUM:
-            return any(half + value == line_sum for value in self.values)
+            return line_sum - half in self.values
         if self.match is MatchRule.IDENTICAL:
             return half in self.values
         if self.match is MatchRule.BLANK:

@@ -139,9 +139,6 @@ class Compiled(TileTable):
         self.redeal_without_double = nobody is NobodyHasDouble.REDEAL
         #: Whether the holder of the heaviest tile dealt opens with it instead.
         self.heaviest_opens = nobody is NobodyHasDouble.HEAVIEST_TILE
-        #: Every tile's index, heaviest first: most pips, then the higher high half.
-        weight = {index: (tile.pips, tile.high) for index, tile in enumerate(self.tiles)}
-        self.heaviest_first = tuple(sorted(weight, key=weight.__getitem__, reverse=True))
         #: Whether the opener also lays the next tile (``opener_plays_again``, SPEC 6.5).
         self.opener_plays_again = bool(rules.opener_plays_again)
         #: The rule that says which tiles may open, named when a wrong opening is refused.

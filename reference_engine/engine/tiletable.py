@@ -11,24 +11,36 @@ finished hand is scored.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, cached_property
 
 from .tiles import Tile, full_set
 
 
 class TileTable:
-    """The tiles of the set up to ``max_pip``, indexed for bitmasks."""
+    """The tiles of the set up to ``max_pip``, indexed for bitmasks.
+
+    What depends on the set alone is made once per set and shared by every
+    table of that set (the conformance cases compile some eighty rule sets).
+    """
+
+    tiles: tuple[Tile, ...]
+    tile_set: frozenset[Tile]
+    index: dict[Tile, int]
+    bit: dict[Tile, int]
+    #: The bit of each tile index.
+    bits: tuple[int, ...]
+    pips: tuple[int, ...]
+    #: Every tile's index, heaviest first: most pips, then the higher high half.
+    heaviest_first: tuple[int, ...]
 
     def __init__(self, max_pip: int) -> None:
-        self.tiles: tuple[Tile, ...] = full_set(max_pip)
-        self.tile_set: frozenset[Tile] = frozenset(self.tiles)
-        self.index: dict[Tile, int] = {tile: i for i, tile in enumerate(self.tiles)}
-        self.bit: dict[Tile, int] = {tile: 1 << i for i, tile in enumerate(self.tiles)}
-        #: The bit of each tile index.
-        self.bits: tuple[int, ...] = tuple(1 << i for i in range(len(self.tiles)))
-        self.pips: tuple[int, ...] = tuple(tile.pips for tile in self.tiles)
-        #: Per 14 bits of a mask (tiles 0-13, 14-27, ...): the pips of each value.
-        self._chunk_pips = _chunk_pips(self.pips)
+        self.__dict__.update(_set_indices(max_pip))
+
+    @cached_property
+    def _chunk_pips(self) -> tuple[tuple[int, ...], ...]:
+        """Per 14 bits of a mask (tiles 0-13, 14-27, ...): the pips of each value
+        (made when first asked for, once per set)."""
+        return _chunk_pips(self.pips)
 
     def mask(self, tiles: Iterable[Tile]) -> int:
         """The bitmask of ``tiles``."""
@@ -69,6 +81,22 @@ class TileTable:
 
 _CHUNK = 14
 _CHUNK_MASK = (1 << _CHUNK) - 1
+
+
+@cache
+def _set_indices(max_pip: int) -> dict[str, object]:
+    """The fields of :class:`TileTable` for the set up to ``max_pip`` (made once per set)."""
+    tiles = full_set(max_pip)
+    weight = {index: (tile.pips, tile.high) for index, tile in enumerate(tiles)}
+    return {
+        "tiles": tiles,
+        "tile_set": frozenset(tiles),
+        "index": {tile: i for i, tile in enumerate(tiles)},
+        "bit": {tile: 1 << i for i, tile in enumerate(tiles)},
+        "bits": tuple(1 << i for i in range(len(tiles))),
+        "pips": tuple(tile.pips for tile in tiles),
+        "heaviest_first": tuple(sorted(weight, key=weight.__getitem__, reverse=True)),
+    }
 
 
 @cache

@@ -145,7 +145,9 @@ MUTANTS: tuple[Mutant, ...] = (
         "engine/hand.py",
         "An opener who plays again but has no placement is offered nothing (no draw, no pass).",
         "        if not plays:  # (a player who can do nothing else draws, or passes)\n",
-        "        if not plays and self._forced_play:\n            legal = ()\n        elif not plays:\n",
+        "        if not plays and self._forced_play:\n"
+        "            legal = ()\n"
+        "        elif not plays:\n",
     ),
     Mutant(
         "rotation-goes-backwards",
@@ -439,7 +441,9 @@ MUTANTS: tuple[Mutant, ...] = (
         "engine/turn.py",
         "draw_when only_matador_plays tests for no playable matador instead of only matadors.",
         "if table.draw_always or (table.draw_if_only_matadors and only_matadors):",
-        "if table.draw_always or (table.draw_if_only_matadors and not playable & table.matador_mask):",
+        "if table.draw_always or (\n"
+        "            table.draw_if_only_matadors and not playable & table.matador_mask\n"
+        "        ):",
     ),
     Mutant(
         "unlimited-draws-stop-after-one",
@@ -545,7 +549,9 @@ MUTANTS: tuple[Mutant, ...] = (
         "engine/turn.py",
         "pass_when only_matador_plays tests for no playable matador instead of only matadors.",
         "if table.pass_always or (table.pass_if_only_matadors and only_matadors):",
-        "if table.pass_always or (table.pass_if_only_matadors and not playable & table.matador_mask):",
+        "if table.pass_always or (\n"
+        "            table.pass_if_only_matadors and not playable & table.matador_mask\n"
+        "        ):",
     ),
     Mutant(
         "stuck-player-cannot-pass",
@@ -609,8 +615,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "scoring",
         "engine/tiletable.py",
         "A double left in hand counts one half only.",
-        "self.pips: tuple[int, ...] = tuple(tile.pips for tile in self.tiles)",
-        "self.pips: tuple[int, ...] = tuple(\n            tile.high if tile.is_double else tile.pips for tile in self.tiles\n        )",
+        '"pips": tuple(tile.pips for tile in tiles),',
+        '"pips": tuple(tile.high if tile.is_double else tile.pips for tile in tiles),',
     ),
     # ------------------------------------------------------------------ partnerships
     Mutant(
@@ -849,10 +855,10 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "heaviest-tile-tie-by-lower-half",
         "redeal",
-        "engine/compiled.py",
+        "engine/tiletable.py",
         "Of two tiles with as many pips, the one with the higher lower half counts as heavier.",
-        "weight = {index: (tile.pips, tile.high) for index, tile in enumerate(self.tiles)}",
-        "weight = {index: (tile.pips, tile.low) for index, tile in enumerate(self.tiles)}",
+        "weight = {index: (tile.pips, tile.high) for index, tile in enumerate(tiles)}",
+        "weight = {index: (tile.pips, tile.low) for index, tile in enumerate(tiles)}",
     ),
     Mutant(
         "heaviest-tile-ignored",

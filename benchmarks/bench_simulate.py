@@ -3,12 +3,14 @@
 * **Parallel efficiency.** The same seeded simulation (the same numbers, which
   the script checks) with ``jobs`` = 1, 2, 4... up to the cores this machine
   gives the process. Efficiency on J jobs is T1 / (J x TJ): 1.0 is perfect
-  scaling; spawning the workers is inside the timing.
+  scaling; spawning the workers (a fresh interpreter each, about 0.2 s) is
+  inside the timing, so the run must be long enough for parallelism to be
+  worth having: the default, 200,000 hands, takes several seconds on one core.
 * **Memory against N.** Peak resident memory of a fresh process simulating N,
   then 4N, then 16N hands in one process: flat memory means the three peaks
   are close (a simulation keeps counts, not hands).
 
-    python benchmarks/bench_simulate.py                 # 40,000 hands, german, 2 players
+    python benchmarks/bench_simulate.py                 # 200,000 hands, german, 2 players
     python benchmarks/bench_simulate.py --hands 100000 --variant pagat --players 4
 """
 
@@ -89,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--variant", default="german", help="shipped variant (default german)")
     parser.add_argument("--players", type=int, default=2, help="players (default 2)")
-    parser.add_argument("--hands", type=int, default=40_000, help="hands per run (default 40000)")
+    parser.add_argument("--hands", type=int, default=200_000, help="hands per run (default 200000)")
     parser.add_argument("--seed", type=int, default=2024, help="seed (default 2024)")
     args = parser.parse_args(argv)
     print(

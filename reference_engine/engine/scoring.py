@@ -66,7 +66,7 @@ def score(
     if termination is _DOMINO:
         if went_out is None:
             raise ValueError("a domino needs the seat that went out")
-        winner = went_out % 2 if partners else went_out  # as side_of()
+        winner = side_of(rules, len(pips), went_out)
     elif termination is _BLOCKED:
         lowest = min(totals)
         if totals.count(lowest) == 1:

@@ -648,7 +648,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "partnerships",
         "engine/scoring.py",
         "A domino is won by the side with the lower total, not the side that went out.",
-        "winner = went_out % 2 if partners else went_out  # as side_of()",
+        "winner = side_of(rules, len(pips), went_out)",
         "winner = min(range(len(totals)), key=totals.__getitem__)",
     ),
     Mutant(

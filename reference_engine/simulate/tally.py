@@ -22,8 +22,8 @@ from ..engine.actions import DRAW, PASS
 from ..engine.deal import Deal
 from ..engine.hand import Hand
 from ..engine.match import Match
-from ..engine.scoring import Termination, side_of, sides
 from ..engine.playout import play_out
+from ..engine.scoring import Termination, side_of, sides
 from ..engine.strategies import Strategy, random_choice
 from ..rules.model import Rules
 

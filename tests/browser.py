@@ -98,9 +98,11 @@ def fresh_page(browser: Browser, **context: Any) -> Iterator[tuple[Page, PageLog
     log = PageLog()
     page.on(
         "console",
-        lambda message: log.errors.append(f"console {message.type}: {message.text}")
-        if message.type == "error"
-        else None,
+        lambda message: (
+            log.errors.append(f"console {message.type}: {message.text}")
+            if message.type == "error"
+            else None
+        ),
     )
     page.on("pageerror", lambda error: log.errors.append(f"page error: {error}"))
     try:

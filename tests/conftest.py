@@ -12,6 +12,7 @@ ten times the examples, freshly random.
 
 from __future__ import annotations
 
+import gc
 import io
 import os
 import shutil
@@ -31,6 +32,10 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 REPO = Path(__file__).resolve().parents[1]
+
+#: The allocations between two collections of the youngest generation (Python's
+#: default is 700); see ``pytest_configure``.
+GC_THRESHOLD = 50_000
 SHIPPED_VARIANT = REPO / "variants" / "gamerules-com.yaml"
 
 #: The citation given to every rule of the variants that ``child_text`` builds.
@@ -94,14 +99,36 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, config: pytest.Config
+) -> None:
+    """Say at the end that the slow tests were left out, and how to run them.
+
+    (Under pytest-xdist the workers deselect them, so the summary line cannot count them.)
+    """
+    if not config.getoption("--slow"):
+        terminalreporter.write_line("slow tests left out: pass --slow to run them too (CI does)")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Skip the tests marked slow unless ``--slow`` is given."""
+    """Leave out the tests marked slow unless ``--slow`` is given.
+
+    They are deselected rather than skipped: a skipped test still costs a setup
+    and a report (sent between processes under pytest-xdist), about a thousand
+    times in the quick loop. When every test asked for is slow (a slow test named
+    on the command line), they are skipped instead, so the run says why.
+    """
     if config.getoption("--slow"):
         return
-    skip = pytest.mark.skip(reason="slow: run with --slow (CI does)")
-    for item in items:
-        if item.get_closest_marker("slow") is not None:
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    if len(slow) == len(items):
+        skip = pytest.mark.skip(reason="slow: run with --slow (CI does)")
+        for item in slow:
             item.add_marker(skip)
+        return
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if item.get_closest_marker("slow") is None]
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -112,6 +139,11 @@ def pytest_configure(config: pytest.Config) -> None:
     Without ``--slow`` (the quick loop) the quick profile is the default.
     """
     load_profile(slow=bool(config.getoption("--slow")))
+    # Fewer, later garbage collections: the tests keep large caches (catalogues,
+    # compiled tables, parsed files) alive, and every full collection walks them
+    # all; with the default thresholds that was about a tenth of the run's CPU.
+    # Reference counting still frees everything not in a cycle at once.
+    gc.set_threshold(GC_THRESHOLD, 20, 20)
 
 
 #: The source texts, beside the checkout as the project lays them out

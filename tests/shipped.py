@@ -1,6 +1,14 @@
-"""The variant files the project ships, in the order of its sources: one list for every test."""
+"""What the project ships, for every test: the variant files in the order of its sources, and
+the conformance cases, read and run by the reference engine once per test process."""
 
 from __future__ import annotations
+
+from functools import cache
+
+from reference_engine.conformance.cases import Case, load_cases
+from reference_engine.conformance.engine import ReferenceEngine
+from reference_engine.conformance.runner import CaseRun, Runner, select
+from reference_engine.rules import Problem
 
 #: The id of every shipped variant file.
 SHIPPED_VARIANTS: tuple[str, ...] = (
@@ -20,3 +28,25 @@ SHIPPED_VARIANTS: tuple[str, ...] = (
     "matadore-19th-century",
     "bonaludo-com",
 )
+
+
+@cache
+def shipped_cases() -> tuple[tuple[Case, ...], tuple[Problem, ...]]:
+    """The shipped conformance cases and their problems, read and checked once per test process.
+
+    Reading the suite takes about a third of a second; the cases are frozen, so
+    every test module may share them. Each caller checks the problems itself.
+    """
+    cases, problems = load_cases()
+    return tuple(cases), tuple(problems)
+
+
+@cache
+def reference_runs() -> tuple[CaseRun, ...]:
+    """The reference engine's run of every shipped case, in process, once per test process.
+
+    Several modules check what it gives (every case passes, every rule holds);
+    they only read the runs.
+    """
+    cases, _ = shipped_cases()
+    return tuple(Runner(ReferenceEngine).run(select(cases)))

@@ -19,8 +19,10 @@ from functools import cache
 from typing import Any
 from xml.etree import ElementTree
 
+from shipped import shipped_cases
+
 from reference_engine.conformance.blame import Place, assign, evidence_flags
-from reference_engine.conformance.cases import Case, Target, load_cases
+from reference_engine.conformance.cases import Case, Target
 from reference_engine.conformance.differential import DifferentialResult, differential
 from reference_engine.conformance.engine import ReferenceEngine
 from reference_engine.conformance.report import RunSummary, rules_line
@@ -140,8 +142,8 @@ def lowest_double_opens(variant: str, rules: Rules) -> Rules:
 
 @cache
 def cases() -> tuple[Case, ...]:
-    loaded, problems = load_cases()
-    assert problems == []
+    loaded, problems = shipped_cases()
+    assert problems == ()
     return tuple(loaded)
 
 

@@ -26,6 +26,10 @@ if TYPE_CHECKING:
 
 SUITE = Path(__file__).resolve().parents[1] / "conformance" / "cases"
 
+#: PyYAML's safe loader, on libyaml where PyYAML has it: ten times faster on the
+#: suite (a second less per test process), and just as plain.
+_PLAIN = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 
 @cache
 def _suite(path: Path | None = None) -> list[dict[str, Any]]:
@@ -33,7 +37,7 @@ def _suite(path: Path | None = None) -> list[dict[str, Any]]:
     files = [path] if path else sorted(SUITE.rglob("*.yaml"))
     found = []
     for file in files:
-        found.extend(yaml.safe_load(file.read_text(encoding="utf-8"))["cases"])
+        found.extend(yaml.load(file.read_text(encoding="utf-8"), Loader=_PLAIN)["cases"])
     return found
 
 

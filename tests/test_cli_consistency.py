@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from reference_engine.cli import run
 from reference_engine.cli.app import PRINTS_NO_RESULT, build_parser
 from reference_engine.exits import ExitStatus
 
@@ -77,12 +78,14 @@ PRINTS = {
 SLOW = {"identify"}
 
 
-@pytest.fixture
-def record(tmp_path: Path, matador: Callable[..., CliResult]) -> Path:
-    played = matador("play", "german", "--seed", "3", "--hands", "1", "--format", "json")
-    assert played.code == 0, played.err
-    path = tmp_path / "game.json"
-    path.write_text(played.out, encoding="utf-8")
+@pytest.fixture(scope="module")
+def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A game record made by ``play``, once for the module (no test changes it)."""
+    out, err = io.StringIO(), io.StringIO()
+    code = run(["play", "german", "--seed", "3", "--hands", "1", "--format", "json"], out, err)
+    assert code == 0, err.getvalue()
+    path = tmp_path_factory.mktemp("record") / "game.json"
+    path.write_text(out.getvalue(), encoding="utf-8")
     return path
 
 

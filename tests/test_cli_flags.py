@@ -331,11 +331,22 @@ class ScoresNothing(ReferenceEngine):
 '''
 
 
-@pytest.fixture
-def zero_engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
-    (tmp_path / "zero_engine.py").write_text(ZERO_ENGINE, encoding="utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    return "python:zero_engine:ScoresNothing"
+@pytest.fixture(scope="module")
+def zero_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("zero")
+    (folder / "zero_engine.py").write_text(ZERO_ENGINE, encoding="utf-8")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.syspath_prepend(str(folder))
+        yield "python:zero_engine:ScoresNothing"
+
+
+@pytest.fixture(scope="module")
+def zero_full_report(zero_engine: str) -> list[dict[str, object]]:
+    """The JSON lines of a whole run of the zero engine, made once for the tests that compare."""
+    out, err = io.StringIO(), io.StringIO()
+    code = run(["conform", "--engine", zero_engine, "--report", "json"], out, err)
+    assert code == ExitStatus.INVALID and "Traceback" not in out.getvalue() + err.getvalue()
+    return [json.loads(line) for line in out.getvalue().splitlines()]
 
 
 def _json_report(result: CliResult) -> list[dict[str, object]]:
@@ -343,10 +354,9 @@ def _json_report(result: CliResult) -> list[dict[str, object]]:
 
 
 def test_fail_fast_stops_the_whole_run_at_the_first_failing_case(
-    matador: Callable[..., CliResult], zero_engine: str
+    matador: Callable[..., CliResult], zero_engine: str, zero_full_report: list[dict[str, object]]
 ) -> None:
-    everything = _json_report(matador("conform", "--engine", zero_engine, "--report", "json"))
-    cases = [line for line in everything if line["type"] == "case"]
+    cases = [line for line in zero_full_report if line["type"] == "case"]
     first_failure = next(n for n, line in enumerate(cases) if line["verdict"] == "fail")
 
     result = matador("conform", "--engine", zero_engine, "--report", "json", "--fail-fast")
@@ -374,9 +384,9 @@ def test_x_is_fail_fast_and_the_table_says_the_run_was_stopped(
 
 
 def test_first_deviation_stops_each_case_but_runs_them_all(
-    matador: Callable[..., CliResult], zero_engine: str
+    matador: Callable[..., CliResult], zero_engine: str, zero_full_report: list[dict[str, object]]
 ) -> None:
-    full = _json_report(matador("conform", "--engine", zero_engine, "--report", "json"))
+    full = zero_full_report
     short = _json_report(
         matador("conform", "--engine", zero_engine, "--report", "json", "--first-deviation")
     )

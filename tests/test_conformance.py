@@ -13,9 +13,10 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
+from shipped import reference_runs, shipped_cases
 
 from reference_engine.cli import run
-from reference_engine.conformance.cases import Target, load_cases
+from reference_engine.conformance.cases import Target
 from reference_engine.conformance.codes import ErrorCode
 from reference_engine.conformance.coverage import coverage_report
 from reference_engine.conformance.differential import differential
@@ -42,7 +43,7 @@ from reference_engine.exits import ExitStatus
 from reference_engine.rules import Catalog
 
 ROOT = Path(__file__).resolve().parents[1]
-CASES, PROBLEMS = load_cases()
+CASES, PROBLEMS = shipped_cases()
 ENGINE_COMMAND = f"{sys.executable} -m reference_engine.cli engine"
 
 
@@ -61,8 +62,7 @@ def test_the_case_files_are_valid() -> None:
 
 
 def test_the_reference_engine_passes_every_case_in_process() -> None:
-    runner = Runner(ReferenceEngine)
-    results = runner.run(select(CASES))
+    results = reference_runs()
     failures = [
         f"{r.case}[{r.target.label()}]: {r.message}"
         for r in results

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Sequence
 from dataclasses import replace
 
 import pytest
+from shipped import shipped_cases
 
 from reference_engine.cli.app import run
-from reference_engine.conformance.cases import Case, load_cases
+from reference_engine.conformance.cases import Case
 from reference_engine.conformance.decisive import (
     VARIED,
     Run,
@@ -27,11 +29,11 @@ from reference_engine.conformance.decisive import (
 from reference_engine.rules import Catalog
 from reference_engine.rules.vocabulary import AfterSingleDraw, DrawsPerTurn, DrawWhen, PassWhen
 
-CASES, _ = load_cases()
+CASES, _ = shipped_cases()
 CATALOG = Catalog.shipped()
 
 
-def _only(variant: str, cases: list[Case]) -> list[Case]:
+def _only(variant: str, cases: Sequence[Case]) -> list[Case]:
     """The cases with a target of ``variant``, every other target dropped."""
     kept = []
     for case in cases:

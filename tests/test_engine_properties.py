@@ -113,6 +113,20 @@ CONFIGS: dict[str, tuple[tuple[str, tuple[tuple[str, str], ...], int], ...]] = {
 ALL_CONFIGS = tuple(config for configs in CONFIGS.values() for config in configs)
 
 
+def _quick_or_slow(config: tuple[str, tuple[tuple[str, str], ...], int]) -> object:
+    """The configuration as a parameter: each variant's defaults at its fewest players
+    run in the quick loop; every other option value and player count is slow (CI)."""
+    variant, choice, players = config
+    fewest = min(resolved(variant, ()).players)
+    quick = not choice and players == fewest
+    return pytest.param(*config, marks=() if quick else pytest.mark.slow)
+
+
+CONFIG_IDS = [
+    f"{v}-{'+'.join(f'{k}={x}' for k, x in c) or 'defaults'}-{p}p" for v, c, p in ALL_CONFIGS
+]
+
+
 def test_the_configurations_cover_every_variant_and_option_value() -> None:
     # Guards the generators below: a variant or option value that silently
     # dropped out of CONFIGS would no longer be tested.
@@ -858,9 +872,7 @@ def test_hand_state_machine(variant: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("variant", "choice", "players"),
-    ALL_CONFIGS,
-    ids=[f"{v}-{'+'.join(f'{k}={x}' for k, x in c) or 'defaults'}-{p}p" for v, c, p in ALL_CONFIGS],
+    ("variant", "choice", "players"), [_quick_or_slow(c) for c in ALL_CONFIGS], ids=CONFIG_IDS
 )
 def test_random_hands_agree_with_the_model(
     variant: str, choice: tuple[tuple[str, str], ...], players: int
@@ -880,10 +892,7 @@ def _protocol_reasons() -> set[str]:
 
 
 @pytest.mark.parametrize(
-    ("variant", "choice", "players"),
-    # Every option value is slow (CI): the quick loop judges each variant's defaults.
-    [pytest.param(*config, marks=pytest.mark.slow if config[1] else ()) for config in ALL_CONFIGS],
-    ids=[f"{v}-{'+'.join(f'{k}={x}' for k, x in c) or 'defaults'}-{p}p" for v, c, p in ALL_CONFIGS],
+    ("variant", "choice", "players"), [_quick_or_slow(c) for c in ALL_CONFIGS], ids=CONFIG_IDS
 )
 def test_legality_has_one_source(
     variant: str, choice: tuple[tuple[str, str], ...], players: int

@@ -15,8 +15,9 @@ from typing import Any
 from xml.etree import ElementTree
 
 import pytest
+from shipped import reference_runs, shipped_cases
 
-from reference_engine.conformance.cases import Case, load_cases
+from reference_engine.conformance.cases import Case
 from reference_engine.conformance.engine import ReferenceEngine
 from reference_engine.conformance.rulereport import Standing, rule_verdicts, shown
 from reference_engine.conformance.runner import Runner, select
@@ -65,8 +66,8 @@ class AcceptsAnyPass(ReferenceEngine):
 
 @cache
 def cases() -> tuple[Case, ...]:
-    loaded, problems = load_cases()
-    assert problems == []
+    loaded, problems = shipped_cases()
+    assert problems == ()
     return tuple(loaded)
 
 
@@ -176,9 +177,7 @@ def test_the_verdict_per_rule_names_the_broken_rules_and_only_them() -> None:
 
 
 def test_the_reference_engine_holds_every_rule() -> None:
-    runner = Runner(ReferenceEngine)
-    runs = [runner.run_case(case, target) for case, target in select(cases())]
-    verdicts = rule_verdicts(runs)
+    verdicts = rule_verdicts(reference_runs())
     assert verdicts and all(v.failed == 0 and v.held > 0 for v in verdicts)
     assert {"draw_when", "matador_modes", "points", "target"} <= {v.rule for v in verdicts}
 

@@ -26,7 +26,6 @@ TOP_LEVEL = {
     "__init__.py",
     "errors.py",
     "exits.py",
-
     "extras.py",
     "notation.py",
     "pyload.py",

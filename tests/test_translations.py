@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -98,6 +99,7 @@ def _choices(variant: str) -> Iterator[dict[str, str]]:
 _TILE = re.compile(r"\[\d+[-|]\d+\]|\d+")
 
 
+@cache  # the sheets of one variant under each option repeat most of their sentences
 def _normal(sentence: str) -> str:
     """A sentence without tiles, numbers, format fields, punctuation or case."""
     sentence = re.sub(r"\{\w+\}", " ", _TILE.sub(" ", sentence))

@@ -148,8 +148,12 @@ def matador_step_hands(players: int, seed: int) -> PlayHand:
 
 
 def _placed(hand: Hand) -> int:
-    """Tiles placed, the opening tile included: with nothing to draw, every action but a pass."""
-    return len(hand.history) - hand.history.count(PASS)
+    """Tiles placed, the opening tile included: with nothing to draw, every action but a pass.
+
+    (By identity: ``history.count(PASS)`` would compare every play with PASS by
+    value, a Python call each, and time the counting more than the engine.)
+    """
+    return sum(1 for action in hand.history if action is not PASS)
 
 
 def bare_hands(players: int, seed: int) -> PlayHand:

@@ -277,6 +277,7 @@ def test_validate_missing_file_exits_1_and_names_it(
     assert "(check the path)" in result.err_lines[0]
 
 
+@pytest.mark.slow  # a hostile document, as the other hostile-input tests
 def test_alias_bomb_is_rejected_quickly_by_validate(
     matador: Callable[..., CliResult], write_yaml: Callable[..., Path]
 ) -> None:

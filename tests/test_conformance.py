@@ -612,6 +612,7 @@ def test_differential_testing_finds_a_divergence_with_its_history() -> None:
 # --------------------------------------------------------------------------- the pytest plugin
 
 
+@pytest.mark.slow
 def test_the_pytest_plugin_runs_the_cases_as_tests(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(
         my_engine="""

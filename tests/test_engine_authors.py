@@ -268,6 +268,7 @@ def _one_survey_run(done: subprocess.CompletedProcess[str]) -> None:
     assert _survey_summary() in done.stdout
 
 
+@pytest.mark.slow
 def test_a_module_in_the_current_folder_needs_no_pythonpath(folder: Path) -> None:
     done = matador_process(
         "conform", "--engine", "python:my_engine:make_engine", "--case", SURVEY_CASE, cwd=folder
@@ -355,6 +356,7 @@ def project(pytester: pytest.Pytester) -> Path:
     return root
 
 
+@pytest.mark.slow
 def test_the_plugin_runs_from_a_tests_folder_below_another_rootdir(
     project: Path, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -448,6 +450,7 @@ def test_example_copy_into_a_file_is_a_usage_error(tmp_path: Path) -> None:
     assert (tmp_path / "file").read_text(encoding="utf-8") == "mine\n"
 
 
+@pytest.mark.slow  # a whole run of the Node.js engine
 def test_the_readme_runs_the_installed_node_example(node: str) -> None:
     _, path, _ = matador("example", "node")
     code, out, err = matador("conform", "--engine", f"{node} {path.strip()}", "--case", SURVEY_CASE)

@@ -538,9 +538,21 @@ def test_boolean_where_an_integer_is_meant_is_schema_problem(
 @pytest.mark.parametrize(
     ("raw", "line", "column"),
     [
-        pytest.param(b"[" * 10_000 + b"]" * 10_000, 1, MAX_DEPTH + 1, id="flow-lists"),
-        pytest.param(b"[" * 10_000, 1, MAX_DEPTH + 1, id="unclosed-flow-lists"),
-        pytest.param(b"{a: " * 10_000 + b"}" * 10_000, 1, 4 * MAX_DEPTH + 1, id="flow-mappings"),
+        # Ten thousand levels deep: hostile documents, slow as the other hostile-input
+        # tests; the block ones below are in the quick loop.
+        pytest.param(
+            b"[" * 10_000 + b"]" * 10_000, 1, MAX_DEPTH + 1, id="flow-lists", marks=pytest.mark.slow
+        ),
+        pytest.param(
+            b"[" * 10_000, 1, MAX_DEPTH + 1, id="unclosed-flow-lists", marks=pytest.mark.slow
+        ),
+        pytest.param(
+            b"{a: " * 10_000 + b"}" * 10_000,
+            1,
+            4 * MAX_DEPTH + 1,
+            id="flow-mappings",
+            marks=pytest.mark.slow,
+        ),
         pytest.param(b"- " * 10_000 + b"x\n", 1, 2 * MAX_DEPTH + 1, id="block-lists"),
         pytest.param(
             "".join(" " * i + "a:\n" for i in range(MAX_DEPTH + 5)).encode(),

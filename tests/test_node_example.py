@@ -53,6 +53,7 @@ def deviating(report: str) -> tuple[int, str]:
     return code, out
 
 
+@pytest.mark.slow  # whole runs of the Node.js engine; the quick loop keeps one
 def test_one_run_names_all_three_broken_rules_with_sections_and_sources() -> None:
     code, out = deviating("json")
     assert code == 1
@@ -110,6 +111,7 @@ def test_the_example_report_in_docs_is_fresh() -> None:
     )
 
 
+@pytest.mark.slow  # whole runs of the Node.js engine; the quick loop keeps one
 def test_random_games_find_all_three_rules_and_jobs_do_not_change_them() -> None:
     found: dict[str, list[dict[str, object]]] = {}
     for jobs in ("1", "2"):

@@ -190,6 +190,7 @@ def test_work_that_fails_raises_where_it_is_asked_for_and_the_session_goes_on(
         program.legal()  # no hand dealt: refused, which is an answer in order
 
 
+@pytest.mark.slow
 def test_the_runners_work_does_not_count_against_the_engines_deadline() -> None:
     engine = ProcessEngine(ENGINE_COMMAND, timeout=0.5, start_timeout=20)
     try:

@@ -218,10 +218,13 @@ def test_pip_install_lines_install_from_a_checkout_with_real_extras(command: Com
 
 @pytest.mark.parametrize("command", _params("pytest"))
 def test_pytest_lines_name_real_files_options_and_profiles(command: Command) -> None:
-    for word in command.argv[3:]:
+    words = command.argv[3:]
+    for before, word in zip(["", *words], words, strict=False):
         if word.startswith("-"):
             assert word in ("--slow", "-n", "-q", "-x"), f"unknown option {word}"
-        elif not word.isdigit():
+        elif before == "-n":
+            assert word.isdigit() or word in ("auto", "logical"), f"-n {word}: a count, or auto"
+        else:
             assert (REPO / word).exists(), f"{word} does not exist"
     profile = command.env.get("HYPOTHESIS_PROFILE")
     if profile is not None:

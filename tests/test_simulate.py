@@ -109,6 +109,7 @@ def test_dealt_hands_without_a_matador_match_the_exact_odds() -> None:
     assert near(stats.tally.no_matador / stats.tally.dealt, float(exact), stats.tally.dealt)
 
 
+@pytest.mark.slow
 def test_redeal_rate_matches_the_chance_no_double_is_dealt() -> None:
     # Britannica, two players of seven: a redeal when none of the 7 doubles is
     # among the 14 tiles dealt, C(21, 14) / C(28, 14) = 0.0029.
@@ -310,6 +311,7 @@ def test_strategies_by_name_and_by_module() -> None:
 SIMULATE = (sys.executable, "-m", "reference_engine.cli", "simulate", "pagat")
 
 
+@pytest.mark.slow
 def test_a_strategy_in_the_current_folder_needs_no_pythonpath(tmp_path: Path) -> None:
     """``python:MODULE:NAME`` and ``python:FILE.py:NAME`` are found from where the user works,
     in the worker processes too."""

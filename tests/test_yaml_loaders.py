@@ -121,13 +121,25 @@ REFUSED = [
     pytest.param(b"a: |#\n  x\n", ProblemCode.YAML_SYNTAX, 1, 5, "$", id="block-header"),
     pytest.param(b"[a ?b]\n", ProblemCode.YAML_SYNTAX, 1, 4, "$", id="flow-question"),
     pytest.param(
-        b"[" * 10_000 + b"]" * 10_000, ProblemCode.YAML_DEPTH, 1, MAX_DEPTH + 1, "$", id="deep-flow"
+        b"[" * 10_000 + b"]" * 10_000,
+        ProblemCode.YAML_DEPTH,
+        1,
+        MAX_DEPTH + 1,
+        "$",
+        id="deep-flow",
+        marks=pytest.mark.slow,  # a hostile document, as the other hostile-input tests
     ),
     pytest.param(
         b"- " * 10_000 + b"x\n", ProblemCode.YAML_DEPTH, 1, 2 * MAX_DEPTH + 1, "$", id="deep-block"
     ),
     pytest.param(
-        BILLION_LAUGHS.encode(), ProblemCode.YAML_ALIAS, None, None, "$", id="billion-laughs"
+        BILLION_LAUGHS.encode(),
+        ProblemCode.YAML_ALIAS,
+        None,
+        None,
+        "$",
+        id="billion-laughs",
+        marks=pytest.mark.slow,  # a hostile document, as the other hostile-input tests
     ),
 ]
 

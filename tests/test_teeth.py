@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
+from functools import cache
 
 import pytest
 from shipped import reference_runs, shipped_cases
@@ -18,6 +19,7 @@ from reference_engine.conformance.engine import ReferenceEngine
 from reference_engine.conformance.runner import Runner, Verdict, select
 from reference_engine.engine import compiled as compiled_module
 from reference_engine.engine import hand as hand_module
+from reference_engine.engine import tiletable as tiletable_module
 from reference_engine.engine.actions import DRAW, PASS, AnyAction, Play
 from reference_engine.engine.compiled import Compiled
 from reference_engine.engine.ends import OpenEnd
@@ -67,10 +69,15 @@ def _patched(
 ) -> Callable[[pytest.MonkeyPatch], Callable[[], ReferenceEngine]]:
     def install(monkeypatch: pytest.MonkeyPatch) -> Callable[[], ReferenceEngine]:
         monkeypatch.setattr(target, name, value)
-        # rebuild the tables under the patch
+        # rebuild the tables under the patch: the compiled tables, and what they
+        # share per tile set (fresh caches for the patch, the old ones after it)
         monkeypatch.setattr(compiled_module, "_BY_CONTENT", {})
         monkeypatch.setattr(compiled_module, "_BY_OBJECT", {})
         monkeypatch.setattr(compiled_module, "_PLACEMENTS", {})
+        for shared in ("_set_indices", "_chunk_pips"):
+            monkeypatch.setattr(
+                tiletable_module, shared, cache(getattr(tiletable_module, shared).__wrapped__)
+            )
         return ReferenceEngine
 
     return install

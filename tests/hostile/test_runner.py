@@ -319,8 +319,12 @@ def test_a_signal_stops_the_run_keeps_finished_cases_and_stops_the_engine(
     report.write_text("the previous report\n")
 
     def two_cases_written(_: str) -> bool:
-        parts = list(tmp_path.glob(".report.json.*.part"))
-        return bool(parts) and _finished_cases(parts[0].read_text()) >= 2
+        for part in tmp_path.glob(".report.json.*.part"):
+            try:
+                return _finished_cases(part.read_text()) >= 2
+            except FileNotFoundError:  # renamed or removed since the glob: the run ended
+                return False
+        return False
 
     done = run_matador(
         "conform", "--engine", fake_engine("slow:0.01"), *LONG,

@@ -63,16 +63,14 @@ class Deal:
         The deal is made as the engine holds it (:meth:`packed`): ``hands`` and
         ``boneyard`` are written out as tiles when first read.
         """
-        if players not in rules.players:
-            check_players(rules, players)  # raises
+        check_players(rules, players)
         table = compiled(rules)
         bits = table.bits
         order = list(range(len(bits)))
         rng.shuffle(order)  # the same draws as shuffling the tiles themselves
         masks: list[int] = []
         start = 0
-        sizes = table.hand_sizes.get(players)
-        for size in _hand_sizes(table, rules, players) if sizes is None else sizes:
+        for size in _hand_sizes(table, rules, players):
             masks.append(sum(map(bits.__getitem__, order[start : start + size])))
             start += size
         stock = tuple(order[start:])

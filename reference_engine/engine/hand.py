@@ -82,8 +82,7 @@ class Hand:
         self._hands = list(hands)
         self._boneyard = boneyard
         self._drawn = 0
-        reserve = table.reserve.get(players)
-        self._reserve = table.reserve_for(players) if reserve is None else reserve
+        self._reserve = table.reserve_for(players)
         #: Draws in play are allowed while fewer than this many tiles have been drawn.
         self._draw_limit = len(self._boneyard) - self._reserve if table.draws else 0
         #: The open ends, with their look-ups (before the opening: none).
@@ -168,8 +167,7 @@ class Hand:
         outcome = self._outcome
         if outcome is None and self._ending is not None:
             termination, went_out = self._ending
-            pips = self.table.pips_each(self._hands)  # as pips()
-            outcome = self._outcome = score(self.rules, pips, termination, went_out)
+            outcome = self._outcome = score(self.rules, self.pips(), termination, went_out)
         return outcome
 
     def pips(self) -> tuple[int, ...]:
@@ -271,11 +269,9 @@ class Hand:
         if highest is not None:
             self._open_with_double(highest)
             return
-        designated = self.deal.designated
-        if designated is None:
-            designated = self._designated()  # raises
-        if table.opening_any_tile:  # (written out: every simulated hand comes here)
-            self.current, self._opening_tiles = designated, self._hands[designated]
+        designated = self._designated()
+        if table.opening_any_tile:
+            self._set_opening(designated, self._hands[designated])
             return
         for seat in [designated, *seats_after(designated, self.players)[:-1]]:
             held = [double for double in doubles if self._hands[seat] >> double & 1]
@@ -399,10 +395,8 @@ class Hand:
             self._finish(Termination.DOMINO, went_out=seat)
         elif table.opener_plays_again:
             self._forced_play = True
-        else:  # as _next_turn()
-            self.current = (seat + 1) % self.players
-            self._single_drawn = None
-            self._forced_play = False
+        else:
+            self._next_turn()
 
     def _draw(self) -> None:
         index = self._boneyard[self._drawn]

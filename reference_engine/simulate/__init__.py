@@ -5,7 +5,7 @@ The Python API::
     from reference_engine.rules import Catalog
     from reference_engine.simulate import simulate
 
-    rules = Catalog.shipped().resolve("german")
+    rules = Catalog.shipped().resolve(variant_id)   # any id `matador list` shows
     stats = simulate(rules, hands=20_000, players=2, strategies=["keep-matadors"], seed=1)
     stats.opener_win_rate        # Rate(count, total, low, high): the 95% Wilson interval
     stats.hand_length.value      # mean actions per hand, with .low and .high

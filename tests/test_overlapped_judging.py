@@ -40,40 +40,41 @@ ENGINE_COMMAND = f"{sys.executable} -m reference_engine.cli engine"
 
 
 class Perturbed(ReferenceEngine):
-    """The reference, wrong now and then, by how many answers of a kind it has given:
-    a legal action left out, a seat to act changed, a legal action refused, ends
-    given in another order, points off by one."""
+    """The reference, wrong now and then, by the position: a legal action left out, a
+    seat to act changed, a legal action refused, ends given in another order, points
+    off by one. What it answers depends on the position only, not on how often it was
+    asked: a program's driver may ask it a question more after a case stops early
+    (the requests it wrote ahead), and the verdicts must not depend on that."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.count: dict[str, int] = {}
-
-    def _nth(self, kind: str) -> int:
-        self.count[kind] = self.count.get(kind, 0) + 1
-        return self.count[kind]
+    def _at(self) -> int:
+        """How many actions the hand in play has seen (and which hand of the match it is)."""
+        hand, match = self._hand, self._match
+        if hand is None or match is None:
+            return 0
+        return len(hand.history) + 3 * sum(match.hands_won)
 
     def legal(self) -> list[str]:
         actions = super().legal()
-        return actions[1:] if self._nth("legal") % 5 == 0 else actions
+        return actions[1:] if self._at() % 5 == 4 else actions
 
     def to_act(self) -> int | None:
         seat = super().to_act()
-        if seat is not None and self._nth("to_act") % 7 == 0:
+        if seat is not None and self._at() % 7 == 3:
             return seat + 1
         return seat
 
     def apply(self, action: str, player: int | None) -> str | None:
-        if self._nth("apply") % 11 == 0:
+        if self._at() % 11 == 10:
             return "not_your_turn"
         return super().apply(action, player)
 
     def ends(self) -> list[str]:
         ends = super().ends()
-        return ends[::-1] if self._nth("ends") % 2 == 0 else ends
+        return ends[::-1] if self._at() % 2 else ends
 
     def result(self) -> Any:
         result = super().result()
-        if result is None or self._nth("result") % 2:
+        if result is None or self._at() % 2:
             return result
         return {**result, "points": [points + 1 for points in result["points"]]}
 

@@ -1,4 +1,4 @@
-"""Work the runner does while an engine program answers, instead of before or after.
+"""Work the runner does while an engine program answers, and the requests it writes ahead.
 
 A check needs two things: the engine's answer, and what the runner knows
 without it (the rules behind the check, read from the reference engine at the
@@ -8,15 +8,22 @@ request is written and while the engine works on its reply
 (:meth:`~.process.ProcessEngine.meanwhile`). The engine sees the same requests
 in the same order, each with the same deadline; only the runner's waiting
 overlaps its own work.
+
+:func:`plan` gives a program's driver the requests a case will make if all
+goes as scripted (:func:`~.requests.case_requests`), so it can write those that
+change nothing together with the request before them
+(:meth:`~.process.ProcessEngine.plan`); :func:`settle` ends that when the case
+ends. Any other engine is called as before: both do nothing for it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
 
 from .engine import Engine
 from .process import ProcessEngine
+from .requests import Request
 
 T = TypeVar("T")
 
@@ -50,3 +57,15 @@ class Ahead(Generic[T]):
             raise self._error
         assert self._done is not None
         return self._done[0]
+
+
+def plan(engine: Engine, requests: Sequence[Request]) -> None:
+    """Tell a program's driver what the runner will ask next, if all goes as expected."""
+    if isinstance(engine, ProcessEngine):
+        engine.plan(requests)
+
+
+def settle(engine: Engine) -> None:
+    """End the plan: a program's driver reads and drops what it wrote and was not asked for."""
+    if isinstance(engine, ProcessEngine):
+        engine.settle()

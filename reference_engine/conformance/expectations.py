@@ -23,10 +23,11 @@ from ..engine.match import Match
 from ..errors import DealError, IllegalActionError, NotationError
 from ..rules.model import Rules
 from . import attribution
-from .ahead import Ahead
+from .ahead import Ahead, plan, settle
 from .attribution import FixedRule, Position, position_text
 from .cases import Case, ScriptedHand, Step, Target
 from .engine import Engine, EngineRefusal
+from .requests import case_requests
 from .verdicts import CaseRun, Check, Deviation
 
 
@@ -184,6 +185,20 @@ def play_case(
     the engine refuses the match as unsupported, and lets an
     :class:`~.engine.EngineRefusal` of a later request through.
     """
+    plan(engine, case_requests(case, target))
+    try:
+        _play_case(engine, case, target, run, rules, fail_fast)
+    except _Stop:
+        pass
+    except (EngineRefusal, Mismatch, Skip):
+        settle(engine)
+        raise
+    settle(engine)
+
+
+def _play_case(
+    engine: Engine, case: Case, target: Target, run: CaseRun, rules: Rules, fail_fast: bool
+) -> None:
     try:
         engine.new_match(target.variant, target.options, case.players)
     except EngineRefusal as refusal:
@@ -195,26 +210,21 @@ def play_case(
         raise
     reference = _Reference(rules, case.players)
     checks = _Checks(run, case, reference, fail_fast)
-    try:
-        for hand_index, hand in enumerate(case.hands):
-            run.hand, run.step = hand_index, None
-            if hand.refuse_deal:
-                _refuse_deal(engine, hand, checks)
-                continue
-            # the reference deals while the engine does (nothing it does depends on the answer)
-            follow = Ahead(engine, partial(reference.new_hand, hand.deal))
-            engine.new_hand(hand.deal)
-            follow()
-            _begin_hand(engine, reference, checks)
-            _play_hand(engine, hand, run, reference, checks)
-        if case.match is not None:
-            run.step = None
-            state = engine.match_state()
-            checks.keys(
-                Check.MATCH, case.match, state, lambda key: attribution.match_rules(rules, key)
-            )
-    except _Stop:
-        return
+    for hand_index, hand in enumerate(case.hands):
+        run.hand, run.step = hand_index, None
+        if hand.refuse_deal:
+            _refuse_deal(engine, hand, checks)
+            continue
+        # the reference deals while the engine does (nothing it does depends on the answer)
+        follow = Ahead(engine, partial(reference.new_hand, hand.deal))
+        engine.new_hand(hand.deal)
+        follow()
+        _begin_hand(engine, reference, checks)
+        _play_hand(engine, hand, run, reference, checks)
+    if case.match is not None:
+        run.step = None
+        state = engine.match_state()
+        checks.keys(Check.MATCH, case.match, state, lambda key: attribution.match_rules(rules, key))
 
 
 def _refuse_deal(engine: Engine, hand: ScriptedHand, checks: _Checks) -> None:

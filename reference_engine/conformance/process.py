@@ -2,7 +2,10 @@
 
 :class:`ProcessEngine` is the :class:`~.engine.Engine` interface for a program:
 each request is written as one JSON line and its one reply read back over
-:class:`~.pipes.EnginePipes`, with a deadline on both. A reply that is not a
+:class:`~.pipes.EnginePipes`, with a deadline on both. The runner may write the
+requests it is about to make before it reads their replies
+(:meth:`ProcessEngine.write_ahead`, spec/protocol.md "Transport"); each is
+still asked for and checked one at a time, in order. A reply that is not a
 JSON object of the expected shape, or that answers with the wrong id, raises
 :class:`EngineFailure` with a :class:`FailureKind` and the tail of the engine's
 standard error, and the engine is stopped; an error reply is a refusal
@@ -15,10 +18,11 @@ import contextlib
 import json
 import math
 import time
-from collections.abc import Callable, Mapping
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from . import replies
+from . import replies, requests
 from .engine import (
     PROTOCOL_VERSION,
     EngineFailure,
@@ -28,6 +32,7 @@ from .engine import (
 )
 from .pipes import EnginePipes
 from .replies import BadReply, printable, short, strict_json
+from .requests import CHANGES, Request
 
 T = TypeVar("T")
 
@@ -63,6 +68,13 @@ class ProcessEngine(EnginePipes):
         self._next_id = 0
         self._info: EngineInfo | None = None
         self._meanwhile: Callable[[], object] | None = None
+        #: Requests planned and not yet written (see :meth:`plan`).
+        self._plan: deque[Request] = deque()
+        #: Requests written ahead and not yet asked for: (id, type, fields), oldest first.
+        self._ahead: deque[tuple[int, str, Mapping[str, Any]]] = deque()
+        #: How many replies to requests written ahead were read and dropped because the
+        #: runner did not ask for them (its case stopped first).
+        self.dropped = 0
         super().__init__(command, cwd=cwd)
 
     def meanwhile(self, work: Callable[[], object]) -> None:
@@ -74,6 +86,66 @@ class ProcessEngine(EnginePipes):
         keeps it for whoever asks for its result (:class:`~.ahead.Ahead`)."""
         self._meanwhile = work
 
+    # ---- requests written ahead
+
+    def plan(self, planned: Sequence[Request]) -> None:
+        """The requests the runner is about to make, in order, if all goes as it expects.
+
+        From now on, when the runner asks for the next planned request, the
+        requests after it that change nothing (:data:`~.requests.CHANGES`) are
+        written with it, up to the next one that changes the game: the engine
+        answers them in order without waiting for the runner in between, which
+        saves a round trip each. Every reply is still read and checked only when
+        the runner asks for its request, one at a time, by its deadline. When the
+        runner asks for something else (its case stopped), the replies to what
+        was written and not asked for are read and dropped (:meth:`settle`), and
+        the rest of the plan is forgotten.
+        """
+        self.settle()
+        self._plan = deque(planned)
+
+    def settle(self) -> None:
+        """Forget the plan; read and drop the replies to requests written and not asked for.
+
+        Each such reply must still come in time, in order and as a JSON object,
+        or the engine fails here; what it says is not checked.
+        """
+        self._plan.clear()
+        while self._ahead:
+            request_id, kind, _ = self._ahead.popleft()
+            self.dropped += 1
+            self._reply(kind, request_id, time.monotonic() + self.timeout, self.timeout)
+
+    def _planned(self, kind: str, fields: Mapping[str, Any]) -> int | None:
+        """The id of the request ``kind`` with ``fields`` if it was planned (and is now
+        written, with the requests after it that change nothing); None if it was not."""
+        if self._ahead:
+            request_id, written_kind, written_fields = self._ahead[0]
+            if written_kind == kind and written_fields == fields:
+                self._ahead.popleft()
+                return request_id
+            self.settle()
+            return None
+        plan = self._plan
+        if not plan:
+            return None
+        if plan[0][0] != kind or plan[0][1] != fields:
+            plan.clear()
+            return None
+        group = [plan.popleft()]
+        while plan and plan[0][0] not in CHANGES:
+            group.append(plan.popleft())
+        lines = []
+        for written_kind, written_fields in group:
+            self._next_id += 1
+            lines.append(
+                _WRITER.encode({"id": self._next_id, "type": written_kind, **written_fields})
+            )
+            self._ahead.append((self._next_id, written_kind, written_fields))
+        deadline = time.monotonic() + self.timeout
+        self._write(("\n".join(lines) + "\n").encode("utf-8"), kind, deadline, self.timeout)
+        return self._ahead.popleft()[0]
+
     # ---- one request, one reply
 
     def request(self, kind: str, **fields: Any) -> dict[str, Any]:
@@ -81,17 +153,50 @@ class ProcessEngine(EnginePipes):
         work, self._meanwhile = self._meanwhile, None
         if self._stopped or self._stopping:
             raise EngineFailure(FailureKind.EXITED, "the engine has been stopped")
+        seconds = self.start_timeout if kind == "hello" else self.timeout
+        if self._ahead or self._plan:
+            planned = self._planned(kind, fields)
+            if planned is not None:
+                return self._answered(kind, planned, work, seconds)
         self._next_id += 1
         request_id = self._next_id
         line = _WRITER.encode({"id": request_id, "type": kind, **fields}) + "\n"
-        seconds = self.start_timeout if kind == "hello" else self.timeout
         deadline = time.monotonic() + seconds
         self._write(line.encode("utf-8"), kind, deadline, seconds)
+        return self._answered(kind, request_id, work, seconds, deadline)
+
+    def _answered(
+        self,
+        kind: str,
+        request_id: int,
+        work: Callable[[], object] | None,
+        seconds: float,
+        deadline: float | None = None,
+    ) -> dict[str, Any]:
+        """The reply to a written request, ``work`` done while the engine answers.
+
+        A request written ahead gets its ``seconds`` from when it is asked for:
+        the engine answers in order, so it has had the time since the reply before.
+        """
+        if deadline is None:
+            deadline = time.monotonic() + seconds
         if work is not None:
             started = time.monotonic()
             with contextlib.suppress(Exception):
                 work()
             deadline += time.monotonic() - started
+        reply = self._reply(kind, request_id, deadline, seconds)
+        if reply.get("type") == "error":
+            code, message = reply.get("code"), reply.get("message", "")
+            if not isinstance(code, str):
+                raise self._fail(
+                    FailureKind.BAD_REPLY, f"an error reply to {kind!r} without a string code"
+                )
+            raise EngineRefusal(printable(code[:100]), printable(str(message)[:500]))
+        return reply
+
+    def _reply(self, kind: str, request_id: int, deadline: float, seconds: float) -> dict[str, Any]:
+        """The next reply line, which must be a JSON object answering ``request_id``."""
         raw = self._read_line(kind, deadline, seconds)
         try:
             reply = strict_json(raw)
@@ -109,13 +214,6 @@ class ProcessEngine(EnginePipes):
                 FailureKind.WRONG_ID,
                 f"reply out of order: expected id {request_id}, got {short(reply_id)}",
             )
-        if reply.get("type") == "error":
-            code, message = reply.get("code"), reply.get("message", "")
-            if not isinstance(code, str):
-                raise self._fail(
-                    FailureKind.BAD_REPLY, f"an error reply to {kind!r} without a string code"
-                )
-            raise EngineRefusal(printable(code[:100]), printable(str(message)[:500]))
         return reply
 
     # ---- the Engine interface
@@ -127,13 +225,14 @@ class ProcessEngine(EnginePipes):
         return self._info
 
     def new_match(self, variant: str, options: Mapping[str, str], players: int) -> None:
-        self._answer("new_match", ("ok",), variant=variant, options=dict(options), players=players)
+        self._answer(requests.new_match(variant, options, players), ("ok",))
 
     def new_hand(self, deal: Mapping[str, Any]) -> None:
-        self._answer("new_hand", ("ok",), deal=dict(deal))
+        self._answer(requests.new_hand(deal), ("ok",))
 
-    def _answer(self, kind: str, expected: tuple[str, ...], **fields: Any) -> dict[str, Any]:
-        """The reply to ``kind``, which must be of one of the ``expected`` types."""
+    def _answer(self, request: Request, expected: tuple[str, ...]) -> dict[str, Any]:
+        """The reply to ``request``, which must be of one of the ``expected`` types."""
+        kind, fields = request
         reply = self.request(kind, **fields)
         if reply.get("type") not in expected:
             raise self._fail(
@@ -150,21 +249,21 @@ class ProcessEngine(EnginePipes):
             raise self._fail(FailureKind.BAD_REPLY, str(bad)) from None
 
     def legal(self) -> list[str]:
-        reply = self._answer("legal", ("legal",))
+        reply = self._answer(requests.query("legal"), ("legal",))
         return self._checked(replies.strings, reply.get("actions"), "the legal actions", once=True)
 
     def ends(self) -> list[str]:
-        reply = self._answer("ends", ("ends",))
+        reply = self._answer(requests.query("ends"), ("ends",))
         return self._checked(replies.strings, reply.get("ends"), "the open ends")
 
     def to_act(self) -> int | None:
-        reply = self._answer("to_act", ("to_act",))
+        reply = self._answer(requests.query("to_act"), ("to_act",))
         if "seat" not in reply:
             raise self._fail(FailureKind.BAD_REPLY, "the to_act reply has no 'seat'")
         return self._checked(replies.seat_or_none, reply["seat"], "the seat to act")
 
     def apply(self, action: str, player: int | None) -> str | None:
-        reply = self._answer("apply", ("applied", "refused"), action=action, player=player)
+        reply = self._answer(requests.apply(action, player), ("applied", "refused"))
         if reply["type"] == "applied":
             return None
         refused = self._checked(replies.reason, reply.get("reason"))
@@ -173,14 +272,20 @@ class ProcessEngine(EnginePipes):
         return refused
 
     def result(self) -> Mapping[str, Any] | None:
-        reply = self._answer("result", ("result",))
+        reply = self._answer(requests.query("result"), ("result",))
         if "result" not in reply:
             raise self._fail(FailureKind.BAD_REPLY, "the result reply has no 'result'")
         return self._checked(replies.hand_result, reply["result"])
 
     def match_state(self) -> Mapping[str, Any]:
-        reply = self._answer("match", ("match",))
+        reply = self._answer(requests.query("match"), ("match",))
         return self._checked(replies.match_totals, reply)
+
+    def stop(self) -> None:
+        """Stop the engine (see :meth:`EnginePipes.stop`); nothing is written ahead any more."""
+        self._plan.clear()
+        self._ahead.clear()
+        super().stop()
 
     def close(self) -> None:
         """Say goodbye (briefly), then stop the engine's whole process group."""

@@ -1,0 +1,248 @@
+"""Requests written ahead: an engine program is asked what it would be asked one at a time.
+
+While a case goes as scripted, the runner writes each request that changes
+nothing together with the request before it (:mod:`reference_engine.conformance.requests`,
+:meth:`~reference_engine.conformance.process.ProcessEngine.plan`), and reads
+the replies one at a time. These tests hold that to the one-at-a-time runner:
+the engine gets the same requests in the same order; a round trip is saved for
+every request that changes nothing; when a case stops early, the replies to
+what was written and not asked for are read and dropped, and an engine that
+fails on one of them fails the case in progress, not the next.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reference_engine.conformance import requests
+from reference_engine.conformance.cases import Case, Target, load_cases
+from reference_engine.conformance.engine import FailureKind, ReferenceEngine
+from reference_engine.conformance.process import ProcessEngine
+from reference_engine.conformance.requests import CHANGES, Request, case_requests
+from reference_engine.conformance.runner import Runner, select
+from reference_engine.conformance.verdicts import Verdict
+
+TESTS = Path(__file__).resolve().parent
+
+
+def program(engine_class: str, *arguments: str) -> str:
+    """The command of an engine program serving ``engine_class`` of this module."""
+    given = ", ".join(repr(argument) for argument in arguments)
+    return (
+        f'{sys.executable} -c "import sys; sys.path.insert(0, {str(TESTS)!r}); '
+        f"from test_written_ahead import {engine_class}; "
+        "from reference_engine.conformance.server import serve; "
+        f'serve(sys.stdin, sys.stdout, {engine_class}({given}))"'
+    )
+
+
+class Logged(ReferenceEngine):
+    """The reference engine, noting every request it is asked in a file, one JSON line each."""
+
+    def __init__(self, log: str) -> None:
+        super().__init__()
+        self.log = open(log, "a", encoding="utf-8")  # noqa: SIM115 - closed by close()
+
+    def note(self, request: Request) -> None:
+        self.log.write(json.dumps(list(request), sort_keys=True) + "\n")
+        self.log.flush()
+
+    def new_match(self, variant: str, options: Mapping[str, str], players: int) -> None:
+        self.note(requests.new_match(variant, options, players))
+        super().new_match(variant, options, players)
+
+    def new_hand(self, deal: Mapping[str, Any]) -> None:
+        self.note(requests.new_hand(deal))
+        super().new_hand(deal)
+
+    def apply(self, action: str, player: int | None) -> str | None:
+        self.note(requests.apply(action, player))
+        return super().apply(action, player)
+
+    def legal(self) -> list[str]:
+        self.note(requests.query("legal"))
+        return super().legal()
+
+    def ends(self) -> list[str]:
+        self.note(requests.query("ends"))
+        return super().ends()
+
+    def to_act(self) -> int | None:
+        self.note(requests.query("to_act"))
+        return super().to_act()
+
+    def result(self) -> Any:
+        self.note(requests.query("result"))
+        return super().result()
+
+    def match_state(self) -> Mapping[str, Any]:
+        self.note(requests.query("match"))
+        return super().match_state()
+
+    def close(self) -> None:
+        self.log.close()
+        super().close()
+
+
+class CrashesWhenAskedAfterARefusal(ReferenceEngine):
+    """Refuses the second action of a hand, and exits when asked anything but a new match
+    after that: what the runner wrote ahead of the refusal and never asks for."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.refused = False
+
+    def new_match(self, variant: str, options: Mapping[str, str], players: int) -> None:
+        self.refused = False
+        super().new_match(variant, options, players)
+
+    def apply(self, action: str, player: int | None) -> str | None:
+        hand = self._hand
+        if hand is not None and len(hand.history) == 1:
+            self.refused = True
+            return "not_your_turn"
+        return super().apply(action, player)
+
+    def ends(self) -> list[str]:
+        if self.refused:
+            os._exit(3)
+        return super().ends()
+
+    def to_act(self) -> int | None:
+        if self.refused:
+            os._exit(3)
+        return super().to_act()
+
+    def legal(self) -> list[str]:
+        if self.refused:
+            os._exit(3)
+        return super().legal()
+
+
+def read_log(path: Path) -> list[Any]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def some_runs() -> list[tuple[Case, Target]]:
+    """The cases of five files under each of their variants: openings, draws, refused
+    deals, matches."""
+    cases, problems = load_cases()
+    assert problems == []
+    wanted = {
+        "dutch.yaml",
+        "survey-opening.yaml",
+        "gamerules-com.yaml",
+        "deals.yaml",
+        "scoring.yaml",
+    }
+    return select([case for case in cases if Path(case.file).name in wanted])
+
+
+@pytest.fixture(scope="module")
+def runs() -> list[tuple[Case, Target]]:
+    return some_runs()
+
+
+def judge(factory: Any, runs: list[tuple[Case, Target]]) -> Iterator[Any]:
+    runner = Runner(factory, timeout=20, start_timeout=20)
+    try:
+        for case, target in runs:
+            yield runner.run_case(case, target)
+    finally:
+        runner.close()
+
+
+def test_a_program_is_asked_what_an_engine_in_process_is_asked(
+    tmp_path: Path, runs: list[tuple[Case, Target]]
+) -> None:
+    in_process_log, program_log = tmp_path / "in-process.jsonl", tmp_path / "program.jsonl"
+    engines: list[ProcessEngine] = []
+
+    def started() -> ProcessEngine:
+        engines.append(ProcessEngine(program("Logged", str(program_log)), timeout=20))
+        return engines[-1]
+
+    in_process = list(judge(lambda: Logged(str(in_process_log)), runs))
+    over_the_protocol = list(judge(started, runs))
+    assert all(run.verdict is Verdict.PASS for run in in_process + over_the_protocol)
+    asked = read_log(in_process_log)
+    assert len(asked) > 500
+    assert read_log(program_log) == asked
+    assert len(engines) == 1 and engines[0].dropped == 0
+
+
+def test_each_request_that_changes_nothing_saves_a_round_trip(
+    runs: list[tuple[Case, Target]],
+) -> None:
+    engine = ProcessEngine(program("ReferenceEngine"), timeout=20)
+    writes: list[bytes] = []
+    write = engine._write
+
+    def counted(data: bytes, *rest: Any) -> None:
+        writes.append(data)
+        write(data, *rest)
+
+    engine._write = counted  # type: ignore[method-assign,assignment]
+    assert all(run.verdict is Verdict.PASS for run in judge(lambda: engine, runs))
+    planned = [request for case, target in runs for request in case_requests(case, target)]
+    changes = sum(kind in CHANGES for kind, _ in planned)
+    # hello, then one write per request that changes the game, then quit
+    assert len(writes) == 1 + changes + 1
+    assert sum(data.count(b"\n") for data in writes) == 1 + len(planned) + 1
+    assert len(planned) > 2 * changes
+
+
+def test_replies_written_ahead_of_a_stop_are_dropped_and_the_next_case_is_judged_alike(
+    runs: list[tuple[Case, Target]],
+) -> None:
+    from test_overlapped_judging import PERTURBED_COMMAND, Perturbed, what_was_said
+
+    engines: list[ProcessEngine] = []
+
+    def started() -> ProcessEngine:
+        engines.append(ProcessEngine(PERTURBED_COMMAND, timeout=20))
+        return engines[-1]
+
+    program_runs = [what_was_said(run) for run in judge(started, runs)]
+    assert program_runs == [what_was_said(run) for run in judge(Perturbed, runs)]
+    assert sum(engine.dropped for engine in engines) > 0
+
+
+def asked_after_the_second_action(case: Case, target: Target) -> int:
+    """How many requests the runner writes after the first hand's second action, with it."""
+    planned = case_requests(case, target)
+    applies = [index for index, (kind, _) in enumerate(planned) if kind == "apply"]
+    if len(applies) < 2:
+        return 0
+    after = 0
+    for kind, _ in planned[applies[1] + 1 :]:
+        if kind in CHANGES:
+            break
+        after += 1
+    return after
+
+
+def test_an_engine_that_fails_on_a_request_written_ahead_fails_the_case_in_progress(
+    runs: list[tuple[Case, Target]],
+) -> None:
+    stops = next(run for run in runs if asked_after_the_second_action(*run) > 0)
+    plays_once = next(
+        (case, target)
+        for case, target in runs
+        if sum(kind == "apply" for kind, _ in case_requests(case, target)) == 1
+    )
+    first, second = judge(
+        lambda: ProcessEngine(program("CrashesWhenAskedAfterARefusal"), timeout=20),
+        [stops, plays_once],
+    )
+    assert first.verdict is Verdict.ERROR
+    assert first.failure is FailureKind.EXITED
+    assert first.deviations  # the refusal that stopped it is kept
+    assert second.verdict is Verdict.PASS  # a fresh engine

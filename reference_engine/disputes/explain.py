@@ -111,7 +111,7 @@ def _candidates(hand: Hand, text: str) -> list[AnyAction]:
             return []
         ways: list[AnyAction] = []
         if end < len(hand.end_kinds):
-            ways = [play for play, _ in table.moves_on(end)[hand.end_kinds[end]][index]]
+            ways = [play for play, _ in table.placements_on(end, hand.end_kinds[end])[index]]
         # With no way to play the tile there, ask about one, to learn why not.
         return ways or [Play(tile, end, Shape.INLINE, tile.high)]
     return [Action.parse(text)]
@@ -157,7 +157,7 @@ def answer(rules: Rules, situation: Situation) -> Answer:
         after.apply(action)
         end = after.ends[action.end]
         kind = after.end_kinds[action.end]
-        followers = [str(tile) for tile in table.tiles_of(table.fits[kind])]
+        followers = [str(tile) for tile in table.tiles_of(table.fit(kind))]
         result.placements.append((str(action), end.notation, followers))
     return result
 

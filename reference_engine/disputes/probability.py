@@ -74,7 +74,7 @@ def answers(rules: Rules) -> list[tuple[int, list[str]]]:
     out = []
     for value in range(rules.max_pip + 1):
         kind = table.kind(OpenEnd.plain(value))
-        out.append((value, [str(tile) for tile in table.tiles_of(table.fits[kind])]))
+        out.append((value, [str(tile) for tile in table.tiles_of(table.fit(kind))]))
     return out
 
 

@@ -15,12 +15,14 @@ rotation (section 10.5, 6.2). The tables:
 * the numbers that depend on the player count (hand size, reserve) are looked
   up once per count;
 * the opening rules become a search order over the doubles' bits;
-* every kind of open end that can arise under the rules gets an id
-  (:class:`OpenEnd`: its values, its match rule, its matador access), found by
-  closing the plain ends under every placement the rules allow;
+* every kind of open end gets an id (:class:`OpenEnd`: its values, its match
+  rule, its matador access): the plain ends first, then each end a placement
+  on a known kind leaves;
 * for each end kind and each tile, the placements it allows on end 0 and on
   end 1, each as a ready :class:`~reference_engine.engine.actions.Play` with the id
-  of the end it leaves. These Play objects are built once and reused: every
+  of the end it leaves, built the first time a line reaches the kind (a
+  conformance run reaches fewer than half the kinds its rules allow; a long
+  simulation, all of them). These Play objects are built once and reused: every
   legal action a hand offers is one of them (or the opening play of a tile,
   or ``DRAW`` or ``PASS``), so the engine can recognise an action it offered
   by identity, without comparing fields;
@@ -59,6 +61,10 @@ from .tiletable import TileTable
 
 _OPTIONAL_DRAW = (DrawWhen.ALWAYS, DrawWhen.ONLY_MATADOR_PLAYS)
 _OPTIONAL_PASS = (PassWhen.ALWAYS, PassWhen.ONLY_MATADOR_PLAYS)
+
+
+#: Per tile of the set, its placements on one end: ((Play, the kind of the end it leaves), ...).
+_Row = tuple[tuple[tuple[Play, int], ...], ...]
 
 
 class Effect(NamedTuple):
@@ -151,15 +157,16 @@ class Compiled(TileTable):
         else:
             self.kinds: list[OpenEnd] = []
             self.kind_id: dict[OpenEnd, int] = {}
-            # moves[end][kind][tile] -> ((Play, new kind id), ...), in canonical order; the
-            # ends after R (only under ``open: two_ends``) are added by moves_on().
-            self.moves: list[list[list[tuple[tuple[Play, int], ...]]]] = [[], []]
+            # moves[end][kind][tile] -> ((Play, new kind id), ...), in canonical order, or
+            # None until a line first needs the kind (placements_on); the ends after R
+            # (only under ``open: two_ends``) are added by placements_on too.
+            self.moves: list[list[_Row | None]] = [[], []]
             #: kind -> tile index -> (shape, open value) -> the kind of the end it adds.
-            self._adds: list[list[dict[tuple[Shape, int | None], int]]] = []
-            self.fits: list[int] = []
+            self._adds: list[list[dict[tuple[Shape, int | None], int]] | None] = []
+            #: kind -> the mask of the tiles with a placement on it; -1 until built.
+            self._fits: list[int] = []
             for value in range(rules.max_pip + 1):
                 self.kind(OpenEnd.plain(value))
-            self._close()
             #: The two end kinds each tile leaves when it opens the hand.
             self.opening_kinds: tuple[tuple[int, int], ...] = tuple(
                 self.opening_ends(tile) for tile in self.tiles
@@ -167,8 +174,6 @@ class Compiled(TileTable):
             #: id() of every Play in ``moves`` -> its :class:`Effect`: a placement is found
             #: here only as the very object this table built (and keeps alive in ``moves``).
             self.effects: dict[int, Effect] = {}
-            for end in (0, 1):
-                self._register(end)
             #: The kinds of the open ends -> their :class:`Line` (built on demand).
             self._lines: dict[tuple[int, ...], Line] = {}
             if len(_PLACEMENTS) > 64:
@@ -215,14 +220,14 @@ class Compiled(TileTable):
         """The :class:`Line` of open ends of these kinds (end 0 first), built once."""
         found = self._lines.get(kinds)
         if found is None:
-            on = [self.moves_on(end)[kind] for end, kind in enumerate(kinds)]
+            on = [self.placements_on(end, kind) for end, kind in enumerate(kinds)]
             plays = tuple(
                 tuple(play for by_tile in on for play, _ in by_tile[index])
                 for index in range(len(self.tiles))
             )
             fit = 0
             for kind in kinds:
-                fit |= self.fits[kind]
+                fit |= self.fit(kind)
             found = self._lines[kinds] = Line(kinds, fit, plays)
         return found
 
@@ -247,81 +252,98 @@ class Compiled(TileTable):
         """
         return self.line(ends).placements(mask)
 
-    def moves_on(self, end: int) -> list[list[tuple[tuple[Play, int], ...]]]:
-        """``moves[end]``: per kind and tile, the placements on end number ``end``.
+    # ---- end kinds and their placements, built as lines first need them
 
-        Ends 0 and 1 are built with the table; a later end (a line that a
-        crosswise matador gave a third end) gets its Play objects on first use.
+    def placements_on(self, end: int, kind: int) -> _Row:
+        """Per tile, the placements on end number ``end`` of kind ``kind``, each with
+        the kind of the end it leaves: ``((Play, new kind), ...)`` in canonical order.
+
+        Built the first time a line needs them (most kinds a rule set allows are
+        never reached in a conformance run); a later end (a line that a crosswise
+        matador gave a third end) gets Play objects of its own then.
         """
-        while len(self.moves) <= end:
-            number = len(self.moves)
-            self.moves.append(
-                [
-                    [
-                        tuple((Play(p.tile, number, p.shape, p.open), new) for p, new in entries)
-                        for entries in by_tile
-                    ]
-                    for by_tile in self.moves[0]
-                ]
+        moves = self.moves
+        if end < len(moves):
+            row = moves[end][kind]
+            if row is not None:
+                return row
+        while len(moves) <= end:
+            moves.append([None] * len(self.kinds))
+        if moves[0][kind] is None:
+            self._build(kind)
+        row = moves[end][kind]
+        if row is None:  # an end after R: the placements on end 0, numbered ``end``
+            row = moves[end][kind] = tuple(
+                tuple((Play(p.tile, end, p.shape, p.open), new) for p, new in entries)
+                for entries in moves[0][kind]  # type: ignore[union-attr]
             )
-            self._register(number)
-        return self.moves[end]
+            self._register(end, kind)
+        return row
 
-    def _register(self, end: int) -> None:
-        """Record the :class:`Effect` of every placement on end number ``end``."""
-        for kind, by_tile in enumerate(self.moves[end]):
-            for index, entries in enumerate(by_tile):
-                adds = self._adds[kind][index]
-                for play, leaves in entries:
-                    self.effects[id(play)] = Effect(
-                        end, 1 << index, leaves, adds.get((play.shape, play.open), -1)
-                    )
-
-    # ---- end kinds
+    def fit(self, kind: int) -> int:
+        """The mask of the tiles with at least one placement on an end of kind ``kind``."""
+        found = self._fits[kind]
+        if found < 0:
+            self._build(kind)
+            found = self._fits[kind]
+        return found
 
     def kind(self, end: OpenEnd) -> int:
-        """The id of an end kind, registering it if new."""
+        """The id of an end kind, registering it if new (its placements are built later)."""
         found = self.kind_id.get(end)
         if found is None:
             found = len(self.kinds)
             self.kinds.append(end)
             self.kind_id[end] = found
+            for rows in self.moves:
+                rows.append(None)
+            self._adds.append(None)
+            self._fits.append(-1)
         return found
 
-    def _close(self) -> None:
-        """Register every end kind reachable from plain ends, with its placements."""
-        done = 0
-        while done < len(self.kinds):
-            kind = done
-            end = self.kinds[kind]
-            fits = 0
-            per_tile: list[tuple[tuple[Play, int], ...]] = []
-            per_tile_right: list[tuple[tuple[Play, int], ...]] = []
-            adds: list[dict[tuple[Shape, int | None], int]] = []
-            for index, tile in enumerate(self.tiles):
-                left: list[tuple[Play, int]] = []
-                right: list[tuple[Play, int]] = []
-                added: dict[tuple[Shape, int | None], int] = {}
-                for key, (new_end, extra) in self.placement_effects(end, tile).items():
-                    shape, open_value = key
-                    new_kind = self.kind(new_end)
-                    if extra is not None:
-                        added[key] = self.kind(extra)
-                    left.append((Play(tile, 0, shape, open_value), new_kind))
-                    right.append((Play(tile, 1, shape, open_value), new_kind))
-                adds.append(added)
-                if left:
-                    fits |= 1 << index
-                if len(left) > 1:
-                    order = sorted(range(len(left)), key=lambda i: left[i][0].sort_key())
-                    left, right = [left[i] for i in order], [right[i] for i in order]
-                per_tile.append(tuple(left))
-                per_tile_right.append(tuple(right))
-            self.moves[0].append(per_tile)
-            self.moves[1].append(per_tile_right)
-            self._adds.append(adds)
-            self.fits.append(fits)
-            done += 1
+    def _build(self, kind: int) -> None:
+        """Every placement of every tile on an end of kind ``kind``, on end 0 and end 1."""
+        end = self.kinds[kind]
+        fits = 0
+        per_tile: list[tuple[tuple[Play, int], ...]] = []
+        per_tile_right: list[tuple[tuple[Play, int], ...]] = []
+        adds: list[dict[tuple[Shape, int | None], int]] = []
+        for index, tile in enumerate(self.tiles):
+            left: list[tuple[Play, int]] = []
+            right: list[tuple[Play, int]] = []
+            added: dict[tuple[Shape, int | None], int] = {}
+            for key, (new_end, extra) in self.placement_effects(end, tile).items():
+                shape, open_value = key
+                new_kind = self.kind(new_end)
+                if extra is not None:
+                    added[key] = self.kind(extra)
+                left.append((Play(tile, 0, shape, open_value), new_kind))
+                right.append((Play(tile, 1, shape, open_value), new_kind))
+            adds.append(added)
+            if left:
+                fits |= 1 << index
+            if len(left) > 1:
+                order = sorted(range(len(left)), key=lambda i: left[i][0].sort_key())
+                left, right = [left[i] for i in order], [right[i] for i in order]
+            per_tile.append(tuple(left))
+            per_tile_right.append(tuple(right))
+        self.moves[0][kind] = tuple(per_tile)
+        self.moves[1][kind] = tuple(per_tile_right)
+        self._adds[kind] = adds
+        self._fits[kind] = fits
+        self._register(0, kind)
+        self._register(1, kind)
+
+    def _register(self, end: int, kind: int) -> None:
+        """Record the :class:`Effect` of every placement on end number ``end`` of kind ``kind``."""
+        adds = self._adds[kind]
+        assert adds is not None
+        for index, entries in enumerate(self.moves[end][kind]):  # type: ignore[arg-type]
+            added = adds[index]
+            for play, leaves in entries:
+                self.effects[id(play)] = Effect(
+                    end, 1 << index, leaves, added.get((play.shape, play.open), -1)
+                )
 
     # ---- placement (SPEC section 7.4)
 
@@ -387,7 +409,7 @@ class Compiled(TileTable):
 
 
 #: What tables of one set and matador modes share, and those parts by (max_pip, modes).
-_SHARED = ("kinds", "kind_id", "moves", "_adds", "fits", "opening_kinds", "effects", "_lines")
+_SHARED = ("kinds", "kind_id", "moves", "_adds", "_fits", "opening_kinds", "effects", "_lines")
 _PLACEMENTS: dict[tuple[object, ...], dict[str, object]] = {}
 #: The tables by the content of the rules they were built from (every rule value).
 _BY_CONTENT: dict[tuple[object, ...], Compiled] = {}

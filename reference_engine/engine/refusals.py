@@ -119,7 +119,7 @@ def _why_not_play(hand: Hand, play: Play) -> IllegalActionError:
             "after_single_draw",
         )
     end = hand.table.kinds[hand._ends[play.end]]
-    entries = hand.table.moves_on(play.end)[hand._ends[play.end]][index]
+    entries = hand.table.placements_on(play.end, hand._ends[play.end])[index]
     matador = hand.table.is_matador(index)
     if not entries:
         return refuse(
@@ -208,7 +208,7 @@ def _playable_mask(hand: Hand, held: int) -> int:
     """The tiles of ``held`` with at least one placement on the open ends."""
     fit = 0
     for kind in hand._ends:
-        fit |= hand.table.fits[kind]
+        fit |= hand.table.fit(kind)
     return held & fit
 
 

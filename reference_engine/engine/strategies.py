@@ -135,7 +135,7 @@ def _answers_after(hand: Hand, play: Play) -> int:
         ends.append(adds)
     fit = 0
     for kind in ends:
-        fit |= table.fits[kind]
+        fit |= table.fit(kind)
     return fit
 
 

@@ -90,7 +90,7 @@ def _sum_rows(rules: Rules, tables: Compiled, tr: Translator) -> tuple[SumRow, .
     """For each plain end: the number needed and every tile that may go on it."""
     rows = []
     for end in range(rules.max_pip + 1):
-        mask = tables.fits[tables.kind_id[OpenEnd.plain(end)]]
+        mask = tables.fit(tables.kind_id[OpenEnd.plain(end)])
         answering = tables.tiles_of(mask)
         matadors = [tile for tile in answering if rules.is_matador(*tile)]
         ordinary = [tile for tile in answering if not rules.is_matador(*tile)]
@@ -116,7 +116,7 @@ def _sum_rows(rules: Rules, tables: Compiled, tr: Translator) -> tuple[SumRow, .
 
 
 def _blank_note(rules: Rules, tables: Compiled, tr: Translator) -> str:
-    mask = tables.fits[tables.kind_id[OpenEnd.plain(0)]]
+    mask = tables.fit(tables.kind_id[OpenEnd.plain(0)])
     count = len(tables.tiles_of(mask))
     if count == 0:
         return tr.t("sum.blank_dead", sum=rules.line_sum)
@@ -224,7 +224,7 @@ def _following(
     """A tile that may go on ``end`` next (an ordinary one if any), as it would lie."""
     kind = tables.kind_id.get(end)
     if kind is not None:
-        answering = list(tables.tiles_of(tables.fits[kind]))
+        answering = list(tables.tiles_of(tables.fit(kind)))
     else:
         answering = [tile for tile in tables.tiles if tables.placements(end, tile)]
     answering = [tile for tile in answering if tile not in avoid]

@@ -4,7 +4,7 @@ For every variant, the options that change what ``matador explain`` answers
 (the set, the matador modes, the players, the reserve, drawing and passing) are
 offered on the page; each combination of their values maps to a *profile*: the
 compiled table of placements (every tile's ways of going on each end value, as
-the engine's :meth:`~reference_engine.engine.compiled.Compiled.moves_on` lists
+the engine's :meth:`~reference_engine.engine.compiled.Compiled.placements_on` lists
 them), the flags of ``Hand.legal_actions`` (from the same compiled table), the
 reserve per player count and the citations of the rules a refusal names. The
 page's script (``explain.js``) combines them exactly as the engine's turn does;
@@ -105,7 +105,7 @@ def _grid(rules: Rules) -> dict[str, Any]:
     kinds = [table.kind(OpenEnd.plain(value)) for value in values]
     moves = [
         [
-            [[str(play) for play, _ in entries] for entries in table.moves_on(end)[kind]]
+            [[str(play) for play, _ in entries] for entries in table.placements_on(end, kind)]
             for kind in kinds
         ]
         for end in (0, 1)

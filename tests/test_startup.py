@@ -13,6 +13,7 @@ way. Speed itself is measured, not asserted (README, issue 13).
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -35,7 +36,7 @@ REPO = Path(__file__).resolve().parents[1]
 HEAVY = {"jsonschema", "weasyprint", "matplotlib", "jinja2", "rich"}
 
 
-def _imported(*argv: str) -> set[str]:
+def _imported(*argv: str, env: dict[str, str] | None = None) -> set[str]:
     """The top-level packages a real Python process imported running ``argv``."""
     done = subprocess.run(
         [sys.executable, "-X", "importtime", *argv],
@@ -43,6 +44,7 @@ def _imported(*argv: str) -> set[str]:
         text=True,
         cwd=REPO,
         check=False,
+        env=env,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     names = set()
@@ -64,6 +66,12 @@ def _imported(*argv: str) -> set[str]:
 )
 def test_a_command_loads_no_stack_it_does_not_use(argv: list[str], also_not: set[str]) -> None:
     assert _imported(*argv) & (HEAVY | also_not) == set()
+
+
+def test_list_parses_no_yaml_once_the_shipped_files_were_read(tmp_path: Path) -> None:
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    assert "yaml" in _imported("-m", "reference_engine.cli", "list", env=env)  # read, remembered
+    assert "yaml" not in _imported("-m", "reference_engine.cli", "list", env=env)
 
 
 # --------------------------------------------------------------------------- the shipped files

@@ -6,13 +6,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import cache
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 # A module import: safeio imports this package's vocabulary (see yamldoc).
 from .. import safeio
 from .datafiles import spec_dir
 from .errors import RulesError
-from .model import Citation
 from .yamldoc import read_yaml_file
+
+if TYPE_CHECKING:  # the rule model is not needed to read the registry (matador list)
+    from .model import Citation
 
 
 @dataclass(frozen=True)

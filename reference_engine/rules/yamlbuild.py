@@ -21,9 +21,7 @@ from yaml.events import MappingStartEvent, SequenceStartEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .errors import Problem, ProblemCode
-
-#: Where a value is in a document: its keys and indices from the top.
-Path = tuple[str | int, ...]
+from .yamldoc import Path
 
 _PLAIN_TAGS = {
     "tag:yaml.org,2002:str",

@@ -24,7 +24,6 @@ import contextlib
 import errno
 import os
 import stat
-import tempfile
 from collections.abc import Iterator
 from contextvars import ContextVar
 from pathlib import Path
@@ -242,6 +241,8 @@ class AtomicFile:
         self.keep_partial = keep_partial
         target = self.path.resolve() if self.path.is_symlink() else self.path
         self._target = target
+        import tempfile  # here: most commands write no file, and it costs a start-up 5 ms
+
         try:
             descriptor, temporary = tempfile.mkstemp(
                 prefix=f".{target.name}.", suffix=".part", dir=target.parent

@@ -23,7 +23,6 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -466,13 +465,8 @@ def _shipped_files() -> list[str]:
 
 
 def _package_files_at(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
-    """Make ``importlib.resources`` place the package ``reference_engine`` at ``folder``."""
-    files = resources.files
-
-    def placed(package: Any) -> Any:
-        return folder if package == "reference_engine" else files(package)
-
-    monkeypatch.setattr(resources, "files", placed)
+    """Place the package ``reference_engine`` at ``folder``, as far as its data is found."""
+    monkeypatch.setattr(datafiles, "package_folder", lambda: folder)
 
 
 @pytest.fixture

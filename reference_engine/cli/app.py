@@ -36,7 +36,6 @@ from typing import TextIO, cast
 from .. import safeio
 from ..errors import DealError
 from ..exits import ExitStatus
-from ..rules import ProblemCode, RulesError
 from . import (
     cases,
     completion,
@@ -166,6 +165,10 @@ def _run(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
         parser.print_help()
         return ExitStatus.USAGE
     handler = COMMANDS[args.command]
+    # Imported once a command runs: the problem records need dataclasses, which
+    # ``matador --help`` and a usage error can do without.
+    from ..rules.errors import ProblemCode, RulesError
+
     try:
         with contextlib.ExitStack() as stack:
             target = _output_target(args, argv, stdout, stack)

@@ -355,3 +355,52 @@ def check_output(path: str | os.PathLike[str]) -> None:
         safeio.AtomicFile(path).discard()
     except safeio.OutputError as error:
         raise UsageError(str(error)) from None
+
+
+# ---- the output options of commands that print tables (see :mod:`.tables`)
+
+#: The narrowest width a table is laid out for (a rule's name must fit beside a value).
+NARROWEST = 40
+
+
+def _width(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < NARROWEST:
+        raise argparse.ArgumentTypeError(f"give a width of at least {NARROWEST}, not {text!r}")
+    return value
+
+
+def width_argument(parser: argparse.ArgumentParser) -> None:
+    """Give ``parser`` ``--width N``, the width its tables fit."""
+    parser.add_argument(
+        "--width",
+        type=_width,
+        metavar="N",
+        help="fit tables to N columns (default: the terminal's width, 80 in a file or pipe)",
+    )
+
+
+def format_arguments(
+    parser: argparse.ArgumentParser,
+    formats: Sequence[str] = ("table", "json", "markdown"),
+    *,
+    json_alias: bool = False,
+    width: bool = True,
+) -> None:
+    """Give ``parser`` ``--format`` and (with ``width``) ``--width N``; with ``json_alias``,
+    the hidden ``--json`` that older scripts use, now ``--format json``."""
+    parser.add_argument(
+        "--format",
+        choices=list(formats),
+        default=formats[0],
+        help=f"output format (default {formats[0]})",
+    )
+    if width:
+        width_argument(parser)
+    if json_alias:
+        parser.add_argument(
+            "--json", dest="format", action="store_const", const="json", help=argparse.SUPPRESS
+        )

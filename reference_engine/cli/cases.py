@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 from ..exits import ExitStatus
-from . import tables
 from .arguments import (
     AddCommand,
     Handler,
+    format_arguments,
     max_bytes_argument,
     selection_arguments,
 )
@@ -27,18 +26,18 @@ from .output import json_text
 
 if TYPE_CHECKING:
     from ..conformance.cases import Case, Target
+    from . import tables
 
 
 def add_parsers(command: AddCommand) -> None:
     """Add ``cases`` to ``matador``'s commands."""
     cases = command("cases", "list the conformance cases: ids, what each checks, its rules")
     selection_arguments(cases)
-    tables.format_arguments(cases)
+    format_arguments(cases)
     max_bytes_argument(cases)
 
 
-@dataclass(frozen=True)
-class Listed:
+class Listed(NamedTuple):
     """A case as listed: the case, and the variants of it the selection kept."""
 
     case: Case
@@ -108,6 +107,8 @@ def _summary(listed: Sequence[Listed]) -> str:
 
 def _table(listed: Sequence[Listed]) -> tables.Table:
     """One row per case: its id over its description, beside its rules and variants."""
+    from . import tables
+
     rows = []
     for item in listed:
         variants = ", ".join(target.label() for target in item.targets)
@@ -131,6 +132,8 @@ def markdown(listed: Sequence[Listed]) -> str:
         )
         for item in listed
     ]
+    from . import tables
+
     source = tables.table(["id", "description", "exercises", "variants"], rows)
     return "\n".join(tables.markdown(source)) + f"\n\n{_summary(listed)}\n"
 
@@ -139,6 +142,8 @@ def write_table(listed: Sequence[Listed], stream: TextIO, width: int | None = No
     """The cases as a table that fits the width (80 columns in a file or a pipe, the
     terminal's on a terminal, ``--width`` over both); headings bold only on a terminal
     and never with ``NO_COLOR`` set."""
+    from . import tables
+
     style = tables.style_for(stream, width)
     lines = [style.strong(_summary(listed)), "", *tables.render(_table(listed), style)]
     stream.write("\n".join(lines) + "\n")

@@ -19,8 +19,8 @@ from .arguments import (
     output_argument,
     positive_int,
     selection_arguments,
+    width_argument,
 )
-from .tables import width_argument
 
 
 def add_parsers(command: AddCommand) -> None:

@@ -17,6 +17,7 @@ from .arguments import (
     Handler,
     InvalidInput,
     UsageError,
+    format_arguments,
     max_bytes_argument,
     option_argument,
     resolve_targets,
@@ -24,7 +25,6 @@ from .arguments import (
     variant_arguments,
 )
 from .output import json_text
-from .tables import format_arguments
 
 if TYPE_CHECKING:
     from .tables import Table

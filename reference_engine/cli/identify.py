@@ -17,10 +17,16 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..exits import ExitStatus
-from .arguments import AddCommand, Handler, deadline_arguments, engine_argument, positive_int
+from .arguments import (
+    AddCommand,
+    Handler,
+    deadline_arguments,
+    engine_argument,
+    format_arguments,
+    positive_int,
+)
 from .output import json_text
 from .progress import counting_bar
-from .tables import format_arguments
 
 if TYPE_CHECKING:
     from ..conformance.engine import EngineInfo

@@ -15,12 +15,12 @@ from .arguments import (
     AddCommand,
     Choices,
     Handler,
+    format_arguments,
     max_bytes_argument,
     option_argument,
     resolve_targets,
 )
 from .output import json_text
-from .tables import format_arguments
 
 if TYPE_CHECKING:
     from ..engine.findings import ReplayReport

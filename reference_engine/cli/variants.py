@@ -14,12 +14,12 @@ from ..exits import ExitStatus
 from .arguments import (
     AddCommand,
     Handler,
+    format_arguments,
     max_bytes_argument,
     option_argument,
     resolve_targets,
 )
 from .output import json_text
-from .tables import format_arguments
 
 if TYPE_CHECKING:
     from ..rules import Problem

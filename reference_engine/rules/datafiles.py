@@ -6,18 +6,27 @@ checkout, at the top of the repository, where people read them.
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
 #: The version of spec/SPEC.md that the rule model implements.
 SPEC_VERSION = "1.0"
 
 
+def package_folder() -> Path:
+    """The folder of the ``reference_engine`` package.
+
+    The package is installed as files (its data is read as files throughout), so
+    its folder is found from this module's path, without importlib.resources.
+    """
+    return Path(__file__).resolve().parents[1]
+
+
 def data_root() -> Path:
     """Where ``spec/`` and ``variants/`` are: inside the installed package, else the checkout."""
-    packaged = resources.files("reference_engine") / "_data"
+    package = package_folder()
+    packaged = package / "_data"
     if packaged.is_dir():
-        return Path(str(packaged))
+        return packaged
     return Path(__file__).resolve().parents[2]
 
 

@@ -1,6 +1,6 @@
 """Playing a case's script against an engine and checking every expectation on the way.
 
-Actions are compared in canonical notation (:func:`canonical`). An expectation
+Actions are compared in canonical notation (:mod:`.canonical`). An expectation
 that does not hold is recorded as a :class:`~.verdicts.Deviation`, with the
 rules behind it (:mod:`.attribution`, read from the reference engine following
 the same scripted line), and the case goes on as long as the engine can
@@ -13,8 +13,8 @@ declares the variant.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from functools import lru_cache, partial
+from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 from ..engine.deal import Deal
@@ -25,43 +25,11 @@ from ..rules.model import Rules
 from . import attribution
 from .ahead import Ahead, plan, settle
 from .attribution import FixedRule, Position, position_text
+from .canonical import Mismatch, canonical, canonical_set
 from .cases import Case, ScriptedHand, Step, Target
 from .engine import Engine, EngineRefusal
 from .requests import case_requests
 from .verdicts import CaseRun, Check, Deviation
-
-
-class Mismatch(Exception):
-    """An answer that cannot be compared at all (an action outside the notation)."""
-
-    def __init__(self, message: str, expected: Any = None, actual: Any = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.expected = expected
-        self.actual = actual
-
-
-def canonical(action: str) -> str:
-    """An action in canonical notation (raises NotationError); remembered, as a run asks often."""
-    if len(action) > attribution.REMEMBERED_TEXT:
-        return str(attribution.parse_action(action))
-    return _canonical(action)
-
-
-@lru_cache(maxsize=4096)
-def _canonical(action: str) -> str:
-    return str(attribution.parse_action(action))
-
-
-def canonical_set(actions: Iterable[str], who: str) -> set[str]:
-    """``actions`` in canonical notation; :class:`Mismatch` names ``who`` gave one that is not."""
-    out = set()
-    for action in actions:
-        try:
-            out.add(canonical(action))
-        except NotationError as error:
-            raise Mismatch(f"{who} gave an action that is not in the notation: {error}") from None
-    return out
 
 
 class Skip(Exception):
@@ -190,8 +158,10 @@ def play_case(
         _play_case(engine, case, target, run, rules, fail_fast)
     except _Stop:
         pass
-    finally:  # what was written ahead and not asked for (a stopped engine has nothing)
-        settle(engine)
+    except (EngineRefusal, Mismatch, Skip):
+        settle(engine)  # not after a failure (the engine is stopped) nor a signal
+        raise
+    settle(engine)
 
 
 def _play_case(

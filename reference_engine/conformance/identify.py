@@ -42,9 +42,9 @@ from ..rules.vocabulary import DesignatedOpener, Opener, OpeningTile
 from . import attribution
 from .attribution import Position
 from .blame import Place, assign
+from .canonical import Mismatch, canonical_set
 from .cases import Target
 from .engine import EngineFailure, EngineInfo, EngineRefusal
-from .expectations import Mismatch, canonical_set
 from .runner import Runner
 from .verdicts import EngineUnavailable
 

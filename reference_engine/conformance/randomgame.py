@@ -28,11 +28,11 @@ from ..errors import IllegalActionError, NotationError
 from ..rules import Rules
 from . import attribution
 from .attribution import FixedRule, Position, position_text
+from .canonical import Mismatch, canonical_set
 from .cases import Target
 from .codes import ErrorCode
 from .divergences import Divergence, GameError
 from .engine import Engine, EngineRefusal
-from .expectations import Mismatch, canonical_set
 from .verdicts import Check
 
 #: At most this many hands in one random match.

@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable, Collection, Iterable, Iterator
 
 from ..rules import Catalog
+from .canonical import Mismatch, canonical
 from .cases import Case, Target
 from .differential import Divergence, differential
 from .engine import (
@@ -34,7 +35,7 @@ from .engine import (
     EngineRefusal,
     FailureKind,
 )
-from .expectations import Mismatch, Skip, canonical, play_case
+from .expectations import Skip, play_case
 from .inprocess import GuardedEngine
 from .process import ProcessEngine
 from .replies import printable

@@ -9,6 +9,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from profiles import examples
 
+from reference_engine.engine import tiles as tile_module
 from reference_engine.engine.actions import (
     DRAW,
     PASS,
@@ -216,6 +217,26 @@ def test_an_open_value_must_be_a_half_of_the_tile(text: str, half: int) -> None:
 def test_tile_parse_refuses_garbage(text: str) -> None:
     with pytest.raises(NotationError, match="is not a tile"):
         Tile.parse(text)
+
+
+@pytest.mark.parametrize("text", ["", "2-", "x", "2/5", "123-1"])
+def test_a_text_that_is_no_tile_is_refused_again_and_not_remembered(text: str) -> None:
+    for _ in range(2):
+        with pytest.raises(NotationError, match="is not a tile"):
+            Tile.parse(text)
+    assert text not in tile_module._READ
+
+
+def test_remembered_tiles_are_those_read_afresh_and_their_number_is_bounded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(tile_module, "_READ", {})
+    monkeypatch.setattr(tile_module, "READ_LIMIT", 50)
+    writings = [w for t in full_set(9) for w in tile_writings(t)]
+    first = [Tile.parse(writing) for writing in writings]
+    again = [Tile.parse(writing) for writing in writings]
+    assert again == first == [Tile.parse(f" {writing} ") for writing in writings]
+    assert len(tile_module._READ) == 50 < len(writings)
 
 
 @pytest.mark.parametrize(

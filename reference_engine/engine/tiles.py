@@ -8,6 +8,12 @@ from typing import NamedTuple
 from ..errors import NotationError
 from ..notation import halves
 
+#: Tiles read so far, by the very text they were read from: deals and actions name
+#: the same few dozen tiles again and again. At most :data:`READ_LIMIT` texts are
+#: kept (texts come from users).
+_READ: dict[str, Tile] = {}
+READ_LIMIT = 4096
+
 
 class Tile(NamedTuple):
     """A domino tile, always stored with ``low <= high``."""
@@ -24,10 +30,17 @@ class Tile(NamedTuple):
     def parse(cls, text: str) -> Tile:
         """Read ``"2-5"``, ``"5-2"``, ``"[2-5]"`` or ``"[5|2]"`` (the grammar's ``tile``, with
         space around it); raises :class:`NotationError`."""
+        if type(text) is str:
+            known = _READ.get(text)
+            if known is not None:
+                return known
         found = halves(text.strip()) if isinstance(text, str) else None
         if found is None:
             raise NotationError(f"{text!r} is not a tile (write it like 2-5, or [2-5] or [2|5])")
-        return cls.of(*found)
+        tile = cls.of(*found)
+        if type(text) is str and len(_READ) < READ_LIMIT:
+            _READ[text] = tile
+        return tile
 
     @property
     def is_double(self) -> bool:

@@ -667,7 +667,10 @@ def _pid_engine(tmp_path: Path) -> tuple[str, Path]:
     script = tmp_path / "engine.py"
     script.write_text(
         "import os, sys\n"
-        f"open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+        # written whole, then renamed: the test never reads a file half written
+        f"part = {str(pid_file)!r} + '.part'\n"
+        "with open(part, 'w') as f: f.write(str(os.getpid()))\n"
+        f"os.replace(part, {str(pid_file)!r})\n"
         "from reference_engine.cli import run\n"
         "sys.exit(run(['engine'], sys.stdout, sys.stderr))\n"
     )

@@ -32,14 +32,17 @@ from reference_engine.conformance.verdicts import Verdict
 TESTS = Path(__file__).resolve().parent
 
 
-def program(engine_class: str, *arguments: str) -> str:
-    """The command of an engine program serving ``engine_class`` of this module."""
+def program(engine_class: str, *arguments: str, each: bool = False) -> str:
+    """The command of an engine program serving ``engine_class`` of this module; with
+    ``each``, reading its input a line at a time and sending each reply at once (as
+    the server does with any stream but its own standard input)."""
     given = ", ".join(repr(argument) for argument in arguments)
+    stdin = "open(0, 'rb', closefd=False)" if each else "sys.stdin"
     return (
         f'{sys.executable} -c "import sys; sys.path.insert(0, {str(TESTS)!r}); '
         f"from test_written_ahead import {engine_class}; "
         "from reference_engine.conformance.server import serve; "
-        f'serve(sys.stdin, sys.stdout, {engine_class}({given}))"'
+        f'serve({stdin}, sys.stdout, {engine_class}({given}))"'
     )
 
 
@@ -93,7 +96,8 @@ class Logged(ReferenceEngine):
 
 class CrashesWhenAskedAfterARefusal(ReferenceEngine):
     """Refuses the second action of a hand, and exits when asked anything but a new match
-    after that: what the runner wrote ahead of the refusal and never asks for."""
+    after that: what the runner wrote ahead of the refusal and never asks for. (Served
+    sending each reply at once: exiting, it would lose replies held to send together.)"""
 
     def __init__(self) -> None:
         super().__init__()
@@ -239,10 +243,67 @@ def test_an_engine_that_fails_on_a_request_written_ahead_fails_the_case_in_progr
         if sum(kind == "apply" for kind, _ in case_requests(case, target)) == 1
     )
     first, second = judge(
-        lambda: ProcessEngine(program("CrashesWhenAskedAfterARefusal"), timeout=20),
+        lambda: ProcessEngine(program("CrashesWhenAskedAfterARefusal", each=True), timeout=20),
         [stops, plays_once],
     )
     assert first.verdict is Verdict.ERROR
     assert first.failure is FailureKind.EXITED
     assert first.deviations  # the refusal that stopped it is kept
     assert second.verdict is Verdict.PASS  # a fresh engine
+
+
+# ------------------------------------------------------------------ the server's side
+
+
+def test_the_server_answers_what_it_holds_before_it_waits_however_requests_are_cut() -> None:
+    """Whole requests in one write, a request cut across writes, a line over the limit in
+    pieces: every reply comes as soon as its request is whole, before the server waits."""
+    import select
+    import subprocess
+
+    from reference_engine.conformance.server import MAX_LINE_BYTES
+
+    server = subprocess.Popen(
+        [sys.executable, "-m", "reference_engine.cli", "engine"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+    assert server.stdin is not None and server.stdout is not None
+    received = bytearray()
+
+    def send(data: bytes) -> None:
+        server.stdin.write(data)  # type: ignore[union-attr]
+        server.stdin.flush()  # type: ignore[union-attr]
+
+    def answers(count: int) -> list[tuple[Any, Any]]:
+        """The next ``count`` replies, each of which must come within 20 s."""
+        got: list[tuple[Any, Any]] = []
+        descriptor = server.stdout.fileno()  # type: ignore[union-attr]
+        while len(got) < count:
+            end = received.find(b"\n")
+            if end >= 0:
+                reply = json.loads(received[:end])
+                del received[: end + 1]
+                got.append((reply["id"], reply.get("code", reply["type"])))
+                continue
+            ready, _, _ = select.select([descriptor], [], [], 20)
+            assert ready, "a reply the server holds did not come"
+            received.extend(os.read(descriptor, 1 << 16))
+        return got
+
+    try:
+        send(b'{"id": 1, "type": "hello", "protocol": "matador-engine/1"}\n{"id": 2, ')
+        assert answers(1) == [(1, "hello")]  # the cut request does not hold it back
+        send(b'"type": "legal"}\n{"id": 3, "type": "ends"}\n\n{"id": 4, "type": "to_act"}\n')
+        assert answers(3) == [(2, "no_match"), (3, "no_match"), (4, "no_match")]
+        piece = b"x" * (1 << 16)
+        for _ in range(MAX_LINE_BYTES // len(piece) + 2):
+            send(piece)
+        send(b'\n{"id": 5, "type": "legal"}\n')
+        assert answers(2) == [(None, "line_too_long"), (5, "no_match")]
+        send(b'{"id": 6, "type": "quit"}\n')
+        assert answers(1) == [(6, "bye")]
+        assert server.wait(timeout=20) == 0
+    finally:
+        server.kill()
+        server.wait()

@@ -198,6 +198,7 @@ def serve(
     engine = engine or ReferenceEngine()
     diagnostics = sys.stderr if stderr is None else stderr
     requests = _Requests(stdin)
+    held: list[str] = []  # replies written, not yet sent
     for line in requests:
         if line is None:
             message = f"the line is longer than {MAX_LINE_BYTES} bytes; it was skipped"
@@ -214,14 +215,22 @@ def serve(
         if len(text) > MAX_LINE_BYTES:
             message = f"the engine's reply is longer than {MAX_LINE_BYTES} bytes"
             text = encode(_error(reply.get("id"), ErrorCode.INTERNAL_ERROR, message))
-        stdout.write(text + "\n")
+        held.append(text)
         if done or not requests.more_waiting():
-            stdout.flush()
+            _send(stdout, held)
         if done:
             break
-    stdout.flush()
+    _send(stdout, held)
     engine.close()
     return 0
+
+
+def _send(stdout: TextIO, held: list[str]) -> None:
+    """Write the replies ``held`` (one write, whatever the stream's buffering) and flush."""
+    if held:
+        stdout.write("\n".join(held) + "\n")
+        held.clear()
+    stdout.flush()
 
 
 class _Requests:

@@ -25,6 +25,10 @@ import pytest
 from browser import browser_session, fresh_page
 from profiles import load_profile
 
+# Imported here, before any test: pytester's in-process runs (the pytest plugin's tests)
+# take back every module imported during them, and PyYAML's libyaml extension cannot
+# be imported afresh after that (its events would no longer be yaml.events' classes).
+import reference_engine.rules.yamlparse  # noqa: F401
 from reference_engine.cli import run
 from reference_engine.rules import Catalog, Problem
 

@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING
 from xml.etree import ElementTree
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from shipped import shipped_cases
 
 from reference_engine.cli import run
@@ -28,6 +30,7 @@ from reference_engine.conformance.engine import EngineInfo, ReferenceEngine
 from reference_engine.conformance.failures import OpenEnd, read_position
 from reference_engine.conformance.report import RunSummary
 from reference_engine.conformance.runner import CaseRun, Runner, Verdict, select
+from reference_engine.conformance.verdicttable import plain_lines, write_verdict_table
 from reference_engine.conformance.writers import WRITERS
 
 if TYPE_CHECKING:
@@ -414,3 +417,67 @@ def test_a_passing_report_in_the_browser(page: Page, pages: Path) -> None:
     assert page.locator("#runs + .scroll tr[data-ok='1']:visible").count() == 0
     page.uncheck("#failing-only")
     shoot(page, "report-passing", full_page=False)
+
+
+# ------------------------------------------------------------------ the compliance table
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def _rich_drawing(title: str, header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """The table as rich draws it off a terminal, every text taken literally."""
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=Text(title))
+    table.add_column(Text(header[0]))
+    for name in header[1:]:
+        table.add_column(Text(name), justify="right")
+    for number, row in enumerate(rows):
+        table.add_row(*map(Text, row), style="bold" if number == len(rows) - 1 else None)
+    out = io.StringIO()
+    Console(file=out, width=80, no_color=True).print(table)
+    return out.getvalue()
+
+
+_ascii = st.text(st.characters(min_codepoint=32, max_codepoint=126), min_size=1, max_size=40)
+_counts = st.integers(0, 10**9).map(str)
+_HEADER = ["variant", "pass", "fail", "error", "skip", "broken", "not run"]
+
+
+@settings(max_examples=300)
+@given(
+    title=_ascii,
+    rows=st.lists(st.tuples(_ascii, *[_counts] * 6).map(list), min_size=1, max_size=6),
+)
+def test_the_plain_table_is_the_one_rich_draws(title: str, rows: list[list[str]]) -> None:
+    plain = plain_lines(title, _HEADER, rows)
+    if plain is not None:
+        assert "\n".join(plain) + "\n" == _rich_drawing(title, _HEADER, rows)
+    out = io.StringIO()
+    write_verdict_table(out, title, _HEADER, rows)  # drawn by one or the other
+    assert out.getvalue() == _rich_drawing(title, _HEADER, rows)
+
+
+def test_the_plain_table_draws_the_shipped_suites_table() -> None:
+    rows = [["pagat", "22", "0", "0", "0", "0", "0"], ["all", "22", "0", "0", "0", "0", "0"]]
+    title = "Matador conformance: matador reference engine 0.1.0"
+    assert plain_lines(title, _HEADER, rows) is not None
+
+
+@pytest.mark.parametrize(
+    "name", ["evil [/bad] engine", "[bold]loud[/bold]", "[link=x]y", "ünï [/b]"]
+)
+@pytest.mark.parametrize("terminal", [False, True])
+@pytest.mark.parametrize("wide", [False, True])
+def test_an_engine_name_is_printed_not_read_as_markup(
+    name: str, terminal: bool, wide: bool
+) -> None:
+    out = _Terminal() if terminal else io.StringIO()
+    title = f"Matador conformance: {name}" + (" x" * 40 if wide else "")
+    write_verdict_table(out, title, _HEADER, [["all", "1", "0", "0", "0", "0", "0"]])
+    assert name in re.sub(r"\x1b\[[0-9;]*m", "", out.getvalue()).replace("\n", " ")

@@ -1,32 +1,43 @@
-"""Every report format ``matador conform --report`` writes, by name."""
+"""Every report format ``matador conform --report`` writes, by name.
+
+The table and JSON writers are the ones a run uses by default or in CI; the
+others (JUnit XML, Markdown, HTML with Jinja2) are imported only when asked for.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import importlib
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from .engine import EngineInfo
-from .exports import write_junit, write_markdown
 from .report import RunSummary, write_json, write_table
 from .verdicts import CaseRun
 
-
-def write_html(
-    runs: Sequence[CaseRun],
-    info: EngineInfo | None,
-    stream: TextIO,
-    summary: RunSummary | None = None,
-) -> None:
-    """The HTML report; its module (and Jinja2) is imported only when it is asked for."""
-    from .htmlreport import write_html as write
-
-    write(runs, info, stream, summary)
+#: A report writer: the runs, the engine's handshake, the stream, the run's summary.
+Writer = Callable[[Sequence[CaseRun], EngineInfo | None, TextIO, RunSummary | None], None]
 
 
-WRITERS = {
+def _imported_when_asked(module: str, name: str, what: str) -> Writer:
+    """The writer ``name`` of ``module`` (relative to this package), imported on first use."""
+
+    def write(
+        runs: Sequence[CaseRun],
+        info: EngineInfo | None,
+        stream: TextIO,
+        summary: RunSummary | None = None,
+    ) -> None:
+        found = getattr(importlib.import_module(module, __package__), name)
+        found(runs, info, stream, summary)
+
+    write.__doc__ = f"The {what} report; its module is imported only when it is asked for."
+    return write
+
+
+WRITERS: dict[str, Writer] = {
     "table": write_table,
     "json": write_json,
-    "junit": write_junit,
-    "markdown": write_markdown,
-    "html": write_html,
+    "junit": _imported_when_asked(".exports", "write_junit", "JUnit XML"),
+    "markdown": _imported_when_asked(".exports", "write_markdown", "Markdown"),
+    "html": _imported_when_asked(".htmlreport", "write_html", "HTML"),
 }

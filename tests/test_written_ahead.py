@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ import pytest
 
 from reference_engine.conformance import requests
 from reference_engine.conformance.cases import Case, Target, load_cases
-from reference_engine.conformance.engine import FailureKind, ReferenceEngine
+from reference_engine.conformance.engine import EngineRefusal, FailureKind, ReferenceEngine
 from reference_engine.conformance.process import ProcessEngine
 from reference_engine.conformance.requests import CHANGES, Request, case_requests
 from reference_engine.conformance.runner import Runner, select
@@ -307,3 +308,25 @@ def test_the_server_answers_what_it_holds_before_it_waits_however_requests_are_c
     finally:
         server.kill()
         server.wait()
+
+
+class HangsOnEnds(ReferenceEngine):
+    """Answers everything but ``ends``, on which it hangs."""
+
+    def ends(self) -> list[str]:
+        time.sleep(60)
+        return super().ends()
+
+
+def test_closing_with_replies_still_due_stops_the_engine_at_once() -> None:
+    """A run stopped mid-case (a signal, say) closes an engine that still owes replies to
+    requests written ahead: it is stopped, not waited for, deadline after deadline."""
+    engine = ProcessEngine(program("HangsOnEnds", each=True), timeout=20)
+    engine.hello()
+    engine.plan([requests.query("to_act"), requests.query("ends")])
+    with pytest.raises(EngineRefusal):  # no match yet: an answer all the same
+        engine.to_act()
+    started = time.monotonic()
+    engine.close()
+    assert time.monotonic() - started < 0.8  # reading the reply due would take its 1 s
+    assert engine._process.poll() is not None

@@ -288,7 +288,15 @@ class ProcessEngine(EnginePipes):
         super().stop()
 
     def close(self) -> None:
-        """Say goodbye (briefly), then stop the engine's whole process group."""
+        """Say goodbye (briefly), then stop the engine's whole process group.
+
+        Not while replies to requests written ahead are still due (a run stopped by a
+        signal mid-case, perhaps because the engine hangs): reading them first could
+        hold the stop up by a deadline each, so the engine is just stopped.
+        """
+        if self._ahead:
+            self.stop()
+            return
         if not (self._stopped or self._stopping) and self._process.poll() is None:
             self.timeout = min(self.timeout, 1.0)
             with contextlib.suppress(EngineFailure, EngineRefusal):

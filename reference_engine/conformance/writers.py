@@ -7,15 +7,24 @@ others (JUnit XML, Markdown, HTML with Jinja2) are imported only when asked for.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
-from typing import TextIO
+from collections.abc import Sequence
+from typing import Protocol, TextIO
 
 from .engine import EngineInfo
 from .report import RunSummary, write_json, write_table
 from .verdicts import CaseRun
 
-#: A report writer: the runs, the engine's handshake, the stream, the run's summary.
-Writer = Callable[[Sequence[CaseRun], EngineInfo | None, TextIO, RunSummary | None], None]
+
+class Writer(Protocol):
+    """A report writer: the runs, the engine's handshake, the stream, the run's summary."""
+
+    def __call__(
+        self,
+        runs: Sequence[CaseRun],
+        info: EngineInfo | None,
+        stream: TextIO,
+        summary: RunSummary | None = None,
+    ) -> None: ...
 
 
 def _imported_when_asked(module: str, name: str, what: str) -> Writer:

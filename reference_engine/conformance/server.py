@@ -22,9 +22,7 @@ the server reads the next line; it stops only at the end of its input or on
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import re
 import sys
 import traceback
@@ -189,17 +187,11 @@ def serve(
     """Answer requests, one JSON object per line, until ``quit`` or end of input.
 
     ``stdin`` is read as bytes (through its ``buffer`` when it is a text stream);
-    blank lines are skipped, every other line gets exactly one reply. Replies
-    are flushed whenever the server would otherwise wait for input: after each
-    one when it cannot tell, and once for the lot when requests were written
-    ahead of their replies (:class:`_Requests`), so no reply ever waits in a buffer
-    while the runner waits for it.
+    blank lines are skipped, every other line gets exactly one reply.
     """
     engine = engine or ReferenceEngine()
     diagnostics = sys.stderr if stderr is None else stderr
-    requests = _Requests(stdin)
-    held: list[str] = []  # replies written, not yet sent
-    for line in requests:
+    for line in _lines(stdin):
         if line is None:
             message = f"the line is longer than {MAX_LINE_BYTES} bytes; it was skipped"
             reply, done = _error(None, ErrorCode.LINE_TOO_LONG, message), False
@@ -215,83 +207,19 @@ def serve(
         if len(text) > MAX_LINE_BYTES:
             message = f"the engine's reply is longer than {MAX_LINE_BYTES} bytes"
             text = encode(_error(reply.get("id"), ErrorCode.INTERNAL_ERROR, message))
-        held.append(text)
-        if done or not requests.more_waiting():
-            _send(stdout, held)
+        stdout.write(text + "\n")
+        stdout.flush()
         if done:
             break
-    _send(stdout, held)
     engine.close()
     return 0
 
 
-def _send(stdout: TextIO, held: list[str]) -> None:
-    """Write the replies ``held`` (one write, whatever the stream's buffering) and flush."""
-    if held:
-        stdout.write("\n".join(held) + "\n")
-        held.clear()
-    stdout.flush()
-
-
-class _Requests:
-    """The request lines of ``stdin`` as bytes, or None for a line over :data:`MAX_LINE_BYTES`.
-
-    The process's own standard input is read in chunks straight from its file
-    descriptor, so that :meth:`more_waiting` can say whether a whole line is
-    already in hand (the runner wrote several requests at once); any other
-    stream is read a line at a time, and :meth:`more_waiting` is always False.
-    """
-
-    def __init__(self, stdin: TextIO | BinaryIO) -> None:
-        self.stream: Any = getattr(stdin, "buffer", stdin)
-        self.descriptor: int | None = None
-        self.pending = bytearray()
-        # Only the process's own standard input, which nothing read before the server
-        # (its buffer is empty): what another stream holds buffered would be lost.
-        own: Any = getattr(sys.__stdin__, "buffer", None)
-        if own is not None and self.stream is own:
-            with contextlib.suppress(OSError, ValueError):
-                self.descriptor = own.fileno()
-
-    def more_waiting(self) -> bool:
-        """Whether a whole request line has been read and not yet answered."""
-        return b"\n" in self.pending
-
-    def __iter__(self) -> Iterator[bytes | None]:
-        if self.stream is None:  # the process was started with its standard input closed
-            return iter(())
-        if self.descriptor is None:
-            return _lines(self.stream)
-        return self._chunked(self.descriptor)
-
-    def _chunked(self, descriptor: int) -> Iterator[bytes | None]:
-        pending = self.pending
-        skipping = False  # in the rest of an over-long line
-        while True:
-            end = pending.find(b"\n")
-            if end < 0:
-                if len(pending) > MAX_LINE_BYTES:
-                    del pending[:]
-                    if not skipping:
-                        skipping = True
-                        yield None
-                chunk = os.read(descriptor, 1 << 16)
-                if not chunk:
-                    if pending and not skipping:
-                        yield None if len(pending) > MAX_LINE_BYTES else bytes(pending)
-                    return
-                pending += chunk
-                continue
-            line = bytes(pending[: end + 1])
-            del pending[: end + 1]
-            if skipping:
-                skipping = False
-                continue
-            yield None if end > MAX_LINE_BYTES else line
-
-
-def _lines(stream: Any) -> Iterator[bytes | None]:
-    """Each line of ``stream`` as bytes, or None for a line over :data:`MAX_LINE_BYTES`."""
+def _lines(stdin: TextIO | BinaryIO) -> Iterator[bytes | None]:
+    """Each line of ``stdin`` as bytes, or None for a line over :data:`MAX_LINE_BYTES`."""
+    stream: Any = getattr(stdin, "buffer", stdin)
+    if stream is None:  # the process was started with its standard input closed
+        return
     while True:
         line = _as_bytes(stream.readline(MAX_LINE_BYTES + 1))
         if not line:

@@ -14,6 +14,7 @@ from functools import cache
 
 import pytest
 
+from reference_engine.engine import compiled as compiled_module
 from reference_engine.engine.actions import Draw, Pass, Play
 from reference_engine.engine.compiled import compiled
 from reference_engine.engine.deal import Deal
@@ -148,6 +149,21 @@ def test_whole_matches_reach_their_target(variant: str, players: int, strategy: 
         len(hand.deal.boneyard) <= rules.reserve.for_players(players) for hand in match.hands
     )
     assert drew or nothing_to_draw or rules.draw_when is DrawWhen.NEVER
+
+
+def test_tables_stay_shared_by_equal_rules_when_their_memory_is_emptied(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The tables remembered by content are forgotten past a bound: those remembered by
+    rules object go with them, or equal rules would no longer share one table."""
+    first = Catalog.shipped().resolve("pagat")
+    compiled(first)
+    full = {("another set of rules", number): None for number in range(257)}
+    monkeypatch.setattr(compiled_module, "_BY_CONTENT", full)
+    # (a copy: put back as it was afterwards, consistent with the content memory)
+    monkeypatch.setattr(compiled_module, "_BY_OBJECT", dict(compiled_module._BY_OBJECT))
+    again = Catalog.load().resolve("pagat")
+    assert compiled(again) is compiled(first)
 
 
 def test_compiled_tables_are_shared_by_equal_rules_only() -> None:

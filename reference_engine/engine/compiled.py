@@ -438,7 +438,9 @@ def compiled(rules: Rules) -> Compiled:
     table = _BY_CONTENT.get(key)
     if table is None:
         if len(_BY_CONTENT) > 256:
+            # Both, or a rules object would keep tables that equal rules no longer share.
             _BY_CONTENT.clear()
+            _BY_OBJECT.clear()
         table = _BY_CONTENT[key] = Compiled(rules)
     _BY_OBJECT[id(rules)] = (rules, table)
     return table

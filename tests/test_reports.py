@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from xml.etree import ElementTree
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from shipped import shipped_cases
 
@@ -450,6 +450,8 @@ _HEADER = ["variant", "pass", "fail", "error", "skip", "broken", "not run"]
 
 
 @settings(max_examples=300)
+@example(title="Matador conformance: x ", rows=[["all", "1", "0", "0", "0", "0", "0"]])
+@example(title=" a  b", rows=[["all", "1", "0", "0", "0", "0", "0"]])
 @given(
     title=_ascii,
     rows=st.lists(st.tuples(_ascii, *[_counts] * 6).map(list), min_size=1, max_size=6),

@@ -12,8 +12,11 @@ fails on one of them fails the case in progress, not the next.
 
 from __future__ import annotations
 
+import dataclasses
+import io
 import json
 import os
+import signal
 import sys
 import time
 from collections.abc import Iterator, Mapping
@@ -22,28 +25,28 @@ from typing import Any
 
 import pytest
 
+from reference_engine.cli import run
 from reference_engine.conformance import requests
 from reference_engine.conformance.cases import Case, Target, load_cases
 from reference_engine.conformance.engine import EngineRefusal, FailureKind, ReferenceEngine
 from reference_engine.conformance.process import ProcessEngine
+from reference_engine.conformance.report import failure_text
 from reference_engine.conformance.requests import CHANGES, Request, case_requests
 from reference_engine.conformance.runner import Runner, select
 from reference_engine.conformance.verdicts import Verdict
+from reference_engine.exits import ExitStatus
 
 TESTS = Path(__file__).resolve().parent
 
 
-def program(engine_class: str, *arguments: str, each: bool = False) -> str:
-    """The command of an engine program serving ``engine_class`` of this module; with
-    ``each``, reading its input a line at a time and sending each reply at once (as
-    the server does with any stream but its own standard input)."""
+def program(engine_class: str, *arguments: str) -> str:
+    """The command of an engine program serving ``engine_class`` of this module."""
     given = ", ".join(repr(argument) for argument in arguments)
-    stdin = "open(0, 'rb', closefd=False)" if each else "sys.stdin"
     return (
         f'{sys.executable} -c "import sys; sys.path.insert(0, {str(TESTS)!r}); '
         f"from test_written_ahead import {engine_class}; "
         "from reference_engine.conformance.server import serve; "
-        f'serve({stdin}, sys.stdout, {engine_class}({given}))"'
+        f'serve(sys.stdin, sys.stdout, {engine_class}({given}))"'
     )
 
 
@@ -97,8 +100,7 @@ class Logged(ReferenceEngine):
 
 class CrashesWhenAskedAfterARefusal(ReferenceEngine):
     """Refuses the second action of a hand, and exits when asked anything but a new match
-    after that: what the runner wrote ahead of the refusal and never asks for. (Served
-    sending each reply at once: exiting, it would lose replies held to send together.)"""
+    after that: what the runner wrote ahead of the refusal and never asks for."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -244,21 +246,23 @@ def test_an_engine_that_fails_on_a_request_written_ahead_fails_the_case_in_progr
         if sum(kind == "apply" for kind, _ in case_requests(case, target)) == 1
     )
     first, second = judge(
-        lambda: ProcessEngine(program("CrashesWhenAskedAfterARefusal", each=True), timeout=20),
+        lambda: ProcessEngine(program("CrashesWhenAskedAfterARefusal"), timeout=20),
         [stops, plays_once],
     )
     assert first.verdict is Verdict.ERROR
     assert first.failure is FailureKind.EXITED
-    assert first.deviations  # the refusal that stopped it is kept
+    assert first.deviations  # the refusal that stopped it is kept, and told
+    told = failure_text(first)
+    assert "before that, expectations did not hold" in told and "was refused" in told
     assert second.verdict is Verdict.PASS  # a fresh engine
 
 
 # ------------------------------------------------------------------ the server's side
 
 
-def test_the_server_answers_what_it_holds_before_it_waits_however_requests_are_cut() -> None:
-    """Whole requests in one write, a request cut across writes, a line over the limit in
-    pieces: every reply comes as soon as its request is whole, before the server waits."""
+def test_the_server_answers_each_request_once_it_is_whole_however_requests_are_cut() -> None:
+    """Whole requests in one write (blank lines among them), a request cut across writes,
+    a line over the limit in pieces: every reply comes as soon as its request is whole."""
     import select
     import subprocess
 
@@ -297,6 +301,8 @@ def test_the_server_answers_what_it_holds_before_it_waits_however_requests_are_c
         assert answers(1) == [(1, "hello")]  # the cut request does not hold it back
         send(b'"type": "legal"}\n{"id": 3, "type": "ends"}\n\n{"id": 4, "type": "to_act"}\n')
         assert answers(3) == [(2, "no_match"), (3, "no_match"), (4, "no_match")]
+        send(b'\n  \n\r\n{"id": 7, "type": "ends"}\n\n')  # blank lines get no reply
+        assert answers(1) == [(7, "no_match")]
         piece = b"x" * (1 << 16)
         for _ in range(MAX_LINE_BYTES // len(piece) + 2):
             send(piece)
@@ -321,7 +327,7 @@ class HangsOnEnds(ReferenceEngine):
 def test_closing_with_replies_still_due_stops_the_engine_at_once() -> None:
     """A run stopped mid-case (a signal, say) closes an engine that still owes replies to
     requests written ahead: it is stopped, not waited for, deadline after deadline."""
-    engine = ProcessEngine(program("HangsOnEnds", each=True), timeout=20)
+    engine = ProcessEngine(program("HangsOnEnds"), timeout=20)
     engine.hello()
     engine.plan([requests.query("to_act"), requests.query("ends")])
     with pytest.raises(EngineRefusal):  # no match yet: an answer all the same
@@ -330,3 +336,59 @@ def test_closing_with_replies_still_due_stops_the_engine_at_once() -> None:
     engine.close()
     assert time.monotonic() - started < 0.8  # reading the reply due would take its 1 s
     assert engine._process.poll() is not None
+
+
+def test_closing_while_a_reply_is_awaited_stops_the_engine_at_once() -> None:
+    """A signal while the runner waits for a reply (the engine hangs) stops the run: the
+    engine is stopped, not asked to quit and waited for."""
+    engine = ProcessEngine(program("HangsOnEnds"), timeout=20)
+    engine.hello()
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 0.5)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            engine.ends()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    started = time.monotonic()
+    engine.close()
+    assert time.monotonic() - started < 0.8  # saying goodbye would wait its 1 s
+    assert engine._process.poll() is not None
+
+
+# ------------------------------------------------------------------ what an engine says
+
+
+class SpeaksOddly(ReferenceEngine):
+    """Names itself with a lone surrogate, a line break, a tab and markup, and refuses
+    ``to_act`` with a code and message holding a lone surrogate and a turn-around mark."""
+
+    def hello(self) -> Any:
+        return dataclasses.replace(
+            super().hello(), name="odd\ud800\nname\t[/x]", version="1\u202e0"
+        )
+
+    def to_act(self) -> int | None:
+        raise EngineRefusal("odd\ud800code", "a message \ud800 \u202e")
+
+
+@pytest.mark.parametrize("report", ["table", "markdown", "json", "junit", "html"])
+def test_what_an_engine_says_is_shown_escaped_in_every_report(report: str) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    case = str(TESTS.parent / "conformance" / "cases" / "survey-opening.yaml")
+    code = run(
+        ["conform", "--engine", program("SpeaksOddly"), "--cases", case, "--report", report],
+        out,
+        err,
+    )
+    assert code == ExitStatus.INVALID, err.getvalue()  # cases failed
+    text = out.getvalue()
+    text.encode("utf-8")  # no lone surrogate left: every output stream can write it
+    assert "\\ud800" in text and "\\u202e" in text
+    if report == "table":
+        assert "odd\\ud800 name [/x] 1\\u202e0" in text  # on one line, markup printed

@@ -12,6 +12,8 @@ nonsense is judged exactly as a program that hangs, crashes or prints garbage.
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import importlib.util
 import math
 import signal
 import sys
@@ -29,7 +31,7 @@ from .engine import (
     missing_methods,
 )
 from .process import declared_variants_problem
-from .replies import BadReply, printable, short
+from .replies import BadReply, one_line, printable, short
 from .signals import Interrupted, owns_signals
 
 T = TypeVar("T")
@@ -80,11 +82,16 @@ def _disarm(previous: object) -> None:
 #: What _armed() answers when it set no deadline.
 _UNARMED = object()
 _HAS_TIMER = hasattr(signal, "setitimer")
-#: ``signal.signal`` without its wrapper, which turns the handlers given and returned
-#: into enum members (raising and catching a ValueError for a function): that made
-#: arming and disarming a deadline 29 microseconds, a quarter of a second in a run.
-#: The handler it returns is given back to it as it came.
-_set_handler: Callable[[int, Any], Any] = getattr(signal.signal, "__wrapped__", signal.signal)
+#: The C function ``signal.signal`` wraps (where there is one): the wrapper turns the
+#: handlers given and returned into enum members, raising and catching a ValueError
+#: for a function, which made a pair of calls 7 microseconds instead of 1 (twice per
+#: call of the engine, ten thousand calls a run). The handler it returns is given
+#: back to it as it came.
+# (Another Python without _signal: the wrapper does the same, more slowly.)
+_SIGNAL_MODULE: Any = (
+    importlib.import_module("_signal") if importlib.util.find_spec("_signal") else signal
+)
+_set_handler: Callable[[int, Any], Any] = _SIGNAL_MODULE.signal
 if _HAS_TIMER:
     _setitimer, _ITIMER_REAL, _SIGALRM = signal.setitimer, signal.ITIMER_REAL, int(signal.SIGALRM)
 
@@ -200,9 +207,9 @@ class GuardedEngine:
                 raise EngineFailure(FailureKind.HANDSHAKE, f"hello().variants: {problem}")
         return dataclasses.replace(
             info,
-            name=printable(info.name[:200]),
-            version=printable(info.version[:100]),
-            protocol=printable(info.protocol[:100]),
+            name=one_line(info.name[:200]),
+            version=one_line(info.version[:100]),
+            protocol=one_line(info.protocol[:100]),
         )
 
     def new_match(self, variant: str, options: Mapping[str, str], players: int) -> None:

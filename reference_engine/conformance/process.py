@@ -31,7 +31,7 @@ from .engine import (
     FailureKind,
 )
 from .pipes import EnginePipes
-from .replies import BadReply, printable, short, strict_json
+from .replies import BadReply, one_line, printable, short, strict_json
 from .requests import CHANGES, Request
 
 T = TypeVar("T")
@@ -72,6 +72,8 @@ class ProcessEngine(EnginePipes):
         self._plan: deque[Request] = deque()
         #: Requests written ahead and not yet asked for: (id, type, fields), oldest first.
         self._ahead: deque[tuple[int, str, Mapping[str, Any]]] = deque()
+        #: The id of the request whose reply is being waited for, if any.
+        self._owed: int | None = None
         #: How many replies to requests written ahead were read and dropped because the
         #: runner did not ask for them (its case stopped first).
         self.dropped = 0
@@ -180,12 +182,14 @@ class ProcessEngine(EnginePipes):
         """
         if deadline is None:
             deadline = time.monotonic() + seconds
+        self._owed = request_id  # until its reply is read (see close)
         if work is not None:
             started = time.monotonic()
             with contextlib.suppress(Exception):
                 work()
             deadline += time.monotonic() - started
         reply = self._reply(kind, request_id, deadline, seconds)
+        self._owed = None
         if reply.get("type") == "error":
             code, message = reply.get("code"), reply.get("message", "")
             if not isinstance(code, str):
@@ -290,11 +294,12 @@ class ProcessEngine(EnginePipes):
     def close(self) -> None:
         """Say goodbye (briefly), then stop the engine's whole process group.
 
-        Not while replies to requests written ahead are still due (a run stopped by a
-        signal mid-case, perhaps because the engine hangs): reading them first could
-        hold the stop up by a deadline each, so the engine is just stopped.
+        Not while replies are still due (a run stopped by a signal while it waited
+        for one, perhaps because the engine hangs, or with requests written ahead):
+        reading them first could hold the stop up by a deadline each, so the engine
+        is just stopped.
         """
-        if self._ahead:
+        if self._ahead or self._owed is not None:
             self.stop()
             return
         if not (self._stopped or self._stopping) and self._process.poll() is None:
@@ -332,9 +337,9 @@ def info_from_hello(reply: Mapping[str, Any], fail: Any) -> EngineInfo:
         if problem:
             raise fail(FailureKind.HANDSHAKE, f"hello.variants: {problem}")
     return EngineInfo(
-        name=printable(name[:200]),
-        version=printable(version[:100]),
-        protocol=printable(protocol[:100]),
+        name=one_line(name[:200]),
+        version=one_line(version[:100]),
+        protocol=one_line(protocol[:100]),
         variants=variants,
     )
 

@@ -25,7 +25,10 @@ TERMINATIONS = ("domino", "blocked", "redeal")
 
 #: Control characters (C0 but tab and newline, DEL, C1) and the bidirectional
 #: overrides: shown as escapes, never sent to a terminal as they are.
-_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_UNPRINTABLE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069"
+    "\ud800-\udfff\ufeff\ufff9-\ufffb]"
+)
 
 
 class BadReply(ValueError):
@@ -33,8 +36,21 @@ class BadReply(ValueError):
 
 
 def printable(text: object) -> str:
-    """``text`` with every control character written as an escape (``\\x1b``)."""
-    return _UNPRINTABLE.sub(lambda found: f"\\x{ord(found[0]):02x}", str(text))
+    """``text`` with every control character written as an escape (``\\x1b``, ``\\u202e``):
+    also the invisible ones, the line separators, the marks that turn text around,
+    and a lone surrogate (which no output stream could even write)."""
+    return _UNPRINTABLE.sub(_escape, str(text))
+
+
+def _escape(found: re.Match[str]) -> str:
+    code = ord(found[0])
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def one_line(text: str) -> str:
+    """:func:`printable` ``text`` on one line: every run of white space (a line break,
+    a tab) one space, none at either end. For what an engine names itself."""
+    return " ".join(printable(text).split())
 
 
 def short(value: Any, limit: int = 200) -> str:

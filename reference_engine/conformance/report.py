@@ -120,6 +120,10 @@ def failure_text(run: CaseRun) -> str:
         lines.append("  " + (", ".join(place) + ": " if place else "") + run.message)
         if run.history:
             lines.append("  after: " + " ".join(run.history))
+        if run.deviations:  # what did not hold before the engine failed (why a case stopped)
+            lines.append("  before that, expectations did not hold:")
+            for deviation in run.deviations:
+                lines.extend("    " + line for line in deviation_lines(deviation))
     if run.stderr:
         lines.append("  engine stderr (last lines):")
         lines.extend("    " + line for line in run.stderr.splitlines())
@@ -197,7 +201,8 @@ def write_table(
     notes = summary_text(summary, runs)
     if notes:
         stream.write(notes + "\n")
-    title = f"Matador conformance: {info.name} {info.version}" if info else "Matador conformance"
+    title = f"Matador conformance: {info.name} {info.version}".strip() if info else ""
+    title = title or "Matador conformance"
     header = ["variant", *(verdict.value.replace("_", " ") for verdict in VERDICTS)]
     rows = [
         [variant, *(str(counts[v]) for v in VERDICTS)] for variant, counts in tally(runs).items()

@@ -48,15 +48,15 @@ def plain_lines(
 ) -> list[str] | None:
     """The table's lines as rich draws it off a terminal, or None where this cannot tell
     (text that is not printable ASCII, a table wider than :data:`WIDTH` or narrower
-    than its title, no title)."""
+    than its title, no title, a title with spaces at an end or two together)."""
     cells = [header, *rows]
     texts = [title, *(cell for row in cells for cell in row)]
     if not all(text.isascii() and text.isprintable() for text in texts):
         return None
     widths = [max(len(row[column]) for row in cells) for column in range(len(header))]
     width = sum(widths) + 3 * len(widths) + 1
-    if width > WIDTH or not title.strip() or len(title) > width:
-        return None
+    if width > WIDTH or len(title) > width or title != " ".join(title.split()) or not title:
+        return None  # (rich strips and wraps a title's spaces its own way)
 
     def line(row: Sequence[str], bar: str) -> str:
         shown = (

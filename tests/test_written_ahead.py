@@ -392,3 +392,34 @@ def test_what_an_engine_says_is_shown_escaped_in_every_report(report: str) -> No
     assert "\\ud800" in text and "\\u202e" in text
     if report == "table":
         assert "odd\\ud800 name [/x] 1\\u202e0" in text  # on one line, markup printed
+
+
+def serve_twice(kind: str) -> None:
+    """Serve the reference engine, answering the first request of type ``kind`` twice."""
+    from reference_engine.conformance.server import answer
+
+    engine, doubled = ReferenceEngine(), False
+    for line in sys.stdin.buffer:
+        reply, done = answer(engine, line)
+        text = json.dumps(reply) + "\n"
+        twice = reply.get("type") == kind and not doubled
+        doubled = doubled or twice
+        sys.stdout.write(text * (2 if twice else 1))
+        sys.stdout.flush()
+        if done:
+            break
+
+
+def test_a_reply_written_twice_fails_the_case_it_answers_not_the_next(
+    runs: list[tuple[Case, Target]],
+) -> None:
+    ends_with_match = next((case, target) for case, target in runs if case.match is not None)
+    other = next(run for run in runs if run[0].match is None)
+    command = (
+        f'{sys.executable} -c "import sys; sys.path.insert(0, {str(TESTS)!r}); '
+        "from test_written_ahead import serve_twice; serve_twice('match')\""
+    )
+    first, second = judge(lambda: ProcessEngine(command, timeout=20), [ends_with_match, other])
+    assert first.verdict is Verdict.ERROR and first.failure is FailureKind.WRONG_ID
+    assert "no request asked for" in first.message
+    assert second.verdict is Verdict.PASS

@@ -66,6 +66,8 @@ def plan(engine: Engine, requests: Sequence[Request]) -> None:
 
 
 def settle(engine: Engine) -> None:
-    """End the plan: a program's driver reads and drops what it wrote and was not asked for."""
+    """End the plan as a case ends: a program's driver reads and drops what it wrote and
+    was not asked for, and fails if the engine wrote a line nothing asked for."""
     if isinstance(engine, ProcessEngine):
         engine.settle()
+        engine.nothing_unasked()

@@ -118,6 +118,21 @@ class ProcessEngine(EnginePipes):
             self.dropped += 1
             self._reply(kind, request_id, time.monotonic() + self.timeout, self.timeout)
 
+    def nothing_unasked(self) -> None:
+        """Fail if the engine has already written a line no request asked for (a reply
+        written twice, say), looking without waiting: called as a case ends, so that
+        the case whose requests it answered is the one that fails, not the next."""
+        if self._stopped or self._stopping or self._ahead or self._owed is not None:
+            return
+        self._wait_readable(0)
+        end = self._stdout.find(b"\n")
+        if end >= 0:
+            shown = bytes(self._stdout[: min(end, 80)]).decode("utf-8", errors="replace")
+            raise self._fail(
+                FailureKind.WRONG_ID,
+                f"the engine wrote a line no request asked for: {printable(shown)!r}",
+            )
+
     def _planned(self, kind: str, fields: Mapping[str, Any]) -> int | None:
         """The id of the request ``kind`` with ``fields`` if it was planned (and is now
         written, with the requests after it that change nothing); None if it was not."""

@@ -4,7 +4,7 @@
 each request is written as one JSON line and its one reply read back over
 :class:`~.pipes.EnginePipes`, with a deadline on both. The runner may write the
 requests it is about to make before it reads their replies
-(:meth:`ProcessEngine.write_ahead`, spec/protocol.md "Transport"); each is
+(:meth:`ProcessEngine.plan`, spec/protocol.md "Transport"); each is
 still asked for and checked one at a time, in order. A reply that is not a
 JSON object of the expected shape, or that answers with the wrong id, raises
 :class:`EngineFailure` with a :class:`FailureKind` and the tail of the engine's
@@ -154,14 +154,16 @@ class ProcessEngine(EnginePipes):
             group.append(plan.popleft())
         lines = []
         for written_kind, written_fields in group:
-            self._next_id += 1
-            lines.append(
-                _WRITER.encode({"id": self._next_id, "type": written_kind, **written_fields})
-            )
+            lines.append(self._numbered(written_kind, written_fields))
             self._ahead.append((self._next_id, written_kind, written_fields))
         deadline = time.monotonic() + self.timeout
-        self._write(("\n".join(lines) + "\n").encode("utf-8"), kind, deadline, self.timeout)
+        self._write("".join(lines).encode("utf-8"), kind, deadline, self.timeout)
         return self._ahead.popleft()[0]
+
+    def _numbered(self, kind: str, fields: Mapping[str, Any]) -> str:
+        """The line of a request, under the next id (``_next_id`` is then its id)."""
+        self._next_id += 1
+        return _WRITER.encode({"id": self._next_id, "type": kind, **fields}) + "\n"
 
     # ---- one request, one reply
 
@@ -175,9 +177,8 @@ class ProcessEngine(EnginePipes):
             planned = self._planned(kind, fields)
             if planned is not None:
                 return self._answered(kind, planned, work, seconds)
-        self._next_id += 1
+        line = self._numbered(kind, fields)
         request_id = self._next_id
-        line = _WRITER.encode({"id": request_id, "type": kind, **fields}) + "\n"
         deadline = time.monotonic() + seconds
         self._write(line.encode("utf-8"), kind, deadline, seconds)
         return self._answered(kind, request_id, work, seconds, deadline)

@@ -23,8 +23,9 @@ from .. import strictjson
 
 TERMINATIONS = ("domino", "blocked", "redeal")
 
-#: Control characters (C0 but tab and newline, DEL, C1) and the bidirectional
-#: overrides: shown as escapes, never sent to a terminal as they are.
+#: Control characters (C0 but tab and newline, DEL, C1), the invisible and
+#: line-separating ones, the bidirectional marks and overrides, and lone surrogates:
+#: shown as escapes, never sent to a terminal (or an encoder) as they are.
 _UNPRINTABLE = re.compile(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069"
     "\ud800-\udfff\ufeff\ufff9-\ufffb]"

@@ -1,8 +1,9 @@
 """The requests the runner sends an engine program, and those a case makes when it goes as scripted.
 
-One function per request type gives its fields as spec/protocol.md writes
-them; :class:`~.process.ProcessEngine` sends what they build, so a request is
-written in one place. :func:`case_requests` lists, in order, what
+One function per request a case makes gives its fields as spec/protocol.md
+writes them; :class:`~.process.ProcessEngine` sends what they build, so what a
+case plans and what is sent are built in one place (``hello`` and ``quit``,
+which no case makes, the driver writes itself). :func:`case_requests` lists, in order, what
 :func:`~.expectations.play_case` asks while every answer is the one the case
 expects: the runner gives that list to a program's driver, which writes each
 request that changes nothing together with the one before it

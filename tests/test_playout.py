@@ -197,11 +197,11 @@ PLAYOUT_MUTANTS = (
         "                return\n            seat = following[seat]\n",
         "                return\n",
     ),
-    ("a drawn tile is not taken", "hands[seat] = held | 1 << index", "hands[seat] = held"),
+    ("a drawn tile is not taken", "hands[seat] = held | bit", "hands[seat] = held"),
     (
         "the opening tile is one place off",
-        "range(randrange(count) if count > 1 else 0)",
-        "range(randrange(count) - 1 if count > 1 else 0)",
+        "for _ in range(place):",
+        "for _ in range(place - 1):",
     ),
 )
 

@@ -10,10 +10,12 @@ from typing import TYPE_CHECKING, Any
 from ..errors import DealError
 from ..rules.model import Rules
 from .compiled import Compiled, compiled
+from .draws import number_below, shuffle
 from .tiles import Tile, full_set
 
 #: A deal as the engine holds it (:meth:`Deal.held`): the tables, each seat's tiles as
-#: a mask, the boneyard's tile indices in draw order, and the rules it was checked for.
+#: a mask, the boneyard's tiles in draw order as their bits, and the rules it was
+#: checked for.
 Packed = tuple[Compiled, tuple[int, ...], tuple[int, ...], Rules]
 
 #: The fields of a deal as data.
@@ -63,15 +65,19 @@ class Deal:
         The deal is made as the engine holds it (:meth:`packed`): ``hands`` and
         ``boneyard`` are written out as tiles when first read.
         """
-        check_players(rules, players)
         table = compiled(rules)
-        bits = table.bits
-        order = list(range(len(bits)))
-        rng.shuffle(order)  # the same draws as shuffling the tiles themselves
+        sizes = table.hand_sizes.get(players)
+        if sizes is None:  # not a player count of the rules (DealError), or no hand size
+            check_players(rules, players)
+            sizes = _hand_sizes(table, rules, players)
+        # The tiles' bits, shuffled: the same draws as shuffling the tiles themselves,
+        # and each hand's mask is the sum of its share.
+        order = list(table.bits)
+        shuffle(rng, order)
         masks: list[int] = []
         start = 0
-        for size in _hand_sizes(table, rules, players):
-            masks.append(sum(map(bits.__getitem__, order[start : start + size])))
+        for size in sizes:
+            masks.append(sum(order[start : start + size]))
             start += size
         stock = tuple(order[start:])
         given = designated
@@ -79,7 +85,7 @@ class Deal:
             if table.lot_by_drawing:
                 designated = lowest_drawn(table, players, rng)
             else:
-                designated = rng.randrange(players)
+                designated = number_below(rng, players)
         # Its hands and boneyard are the set, dealt as the rules say: the deal is kept
         # as the engine holds it, and written out as tiles only when read (__getattr__).
         deal = cls.__new__(cls)
@@ -101,13 +107,14 @@ class Deal:
                 raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
             table, masks, stock, _ = kept
             self.__dict__["hands"] = tuple(map(table.tiles_of, masks))
-            self.__dict__["boneyard"] = tuple(map(table.tiles.__getitem__, stock))
+            tiles = table.tiles
+            self.__dict__["boneyard"] = tuple([tiles[bit.bit_length() - 1] for bit in stock])
             return self.__dict__[name]
 
     def packed(self, rules: Rules) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The deal as the engine holds it: each seat's tiles as a bitmask of tile
         indices (:class:`~reference_engine.engine.compiled.Compiled`), and the
-        boneyard's tile indices in draw order.
+        boneyard's tiles in draw order, each as its bit (``1 << index``).
 
         Raises :class:`DealError` unless the deal fits ``rules``, as :meth:`check`.
         The answer is kept with the deal (which is immutable): a deal that fits
@@ -126,7 +133,7 @@ class Deal:
         table = compiled(rules)
         self.check(rules)
         masks = tuple(map(table.mask, self.hands))
-        stock = tuple(map(table.index.__getitem__, self.boneyard))
+        stock = tuple(map(table.bit.__getitem__, self.boneyard))
         kept = (table, masks, stock, rules)
         object.__setattr__(self, "_packed", kept)
         return kept
@@ -252,7 +259,7 @@ def lowest_drawn(table: Compiled, players: int, rng: random.Random) -> int:
     while len(seats) > 1:
         if len(pool) < len(seats):
             pool = list(range(len(table.tiles)))
-            rng.shuffle(pool)
+            shuffle(rng, pool)
         drawn = [table.pips[pool.pop()] for _ in seats]
         lowest = min(drawn)
         seats = [seat for seat, pips in zip(seats, drawn, strict=True) if pips == lowest]

@@ -66,8 +66,8 @@ class Hand:
         table: Compiled | None = None,
     ) -> None:
         """Every field of a hand about to be opened, from ``deal`` (already checked)
-        and the same deal as tile masks per seat and boneyard tile indices (and the
-        tables of ``rules``, when the caller has them)."""
+        and the same deal as tile masks per seat and the boneyard's tiles as their bits
+        in draw order (and the tables of ``rules``, when the caller has them)."""
         self.rules = rules
         if table is None:
             table = compiled(rules)
@@ -82,7 +82,8 @@ class Hand:
         self._hands = list(hands)
         self._boneyard = boneyard
         self._drawn = 0
-        self._reserve = table.reserve_for(players)
+        reserve = table.reserve.get(players)  # (as reserve_for(), a call less)
+        self._reserve = table.reserve_for(players) if reserve is None else reserve
         #: Draws in play are allowed while fewer than this many tiles have been drawn.
         self._draw_limit = len(self._boneyard) - self._reserve if table.draws else 0
         #: The open ends, with their look-ups (before the opening: none).
@@ -167,7 +168,8 @@ class Hand:
         outcome = self._outcome
         if outcome is None and self._ending is not None:
             termination, went_out = self._ending
-            outcome = self._outcome = score(self.rules, self.pips(), termination, went_out)
+            pips = self.table.pips_each(self._hands)  # (as pips(), a call less)
+            outcome = self._outcome = score(self.rules, pips, termination, went_out)
         return outcome
 
     def pips(self) -> tuple[int, ...]:
@@ -270,8 +272,8 @@ class Hand:
             self._open_with_double(highest)
             return
         designated = self._designated()
-        if table.opening_any_tile:
-            self._set_opening(designated, self._hands[designated])
+        if table.opening_any_tile:  # (as _set_opening(), a call less)
+            self.current, self._opening_tiles = designated, self._hands[designated]
             return
         for seat in [designated, *seats_after(designated, self.players)[:-1]]:
             held = [double for double in doubles if self._hands[seat] >> double & 1]
@@ -399,15 +401,15 @@ class Hand:
             self._next_turn()
 
     def _draw(self) -> None:
-        index = self._boneyard[self._drawn]
+        bit = self._boneyard[self._drawn]
         self._drawn += 1
-        self._hands[self.current] |= 1 << index
+        self._hands[self.current] |= bit
         self._passes = 0
         # Only an opener with a placement must add the next tile; one who had to
         # draw is taking an ordinary turn, and goes on taking one (SPEC 6.5).
         self._forced_play = False
         if self.table.one_draw_per_turn and self.phase is _PLAY:
-            self._single_drawn = index
+            self._single_drawn = bit.bit_length() - 1
 
     def _next_turn(self) -> None:
         self.current = (self.current + 1) % self.players

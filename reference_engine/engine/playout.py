@@ -26,6 +26,7 @@ from functools import cache
 from typing import cast
 
 from .actions import DRAW, PASS, AnyAction, Play
+from .draws import Bits, below, bits_source
 from .ends import PASS_BIT
 from .hand import Hand
 from .phase import Phase
@@ -41,27 +42,35 @@ def play_out(hand: Hand, rng: random.Random) -> None:
     """Play ``hand`` to its end, every choice uniform among the legal actions
     (a single legal action draws no random number)."""
     randrange = rng.randrange
+    bits = bits_source(rng)
     if hand.phase is _OPENING and not hand._draw_for_double and not hand.is_over:
         # The opening tile: one of those the opener may open with, as legal_actions()
         # offers them (their opening plays, in canonical order), laid as apply() lays it.
         tiles = hand._opening_tiles
         count = tiles.bit_count()
-        for _ in range(randrange(count) if count > 1 else 0):  # the chosen one's place
-            tiles &= tiles - 1
+        if count > 1:
+            place = randrange(count) if bits is None else below(bits, count)
+            for _ in range(place):  # the chosen one's place
+                tiles &= tiles - 1
         play = hand.table.opening_plays[(tiles & -tiles).bit_length() - 1]
         hand._legal = None
         hand.history.append(play)
         hand._open(play)
     while not hand.is_over:
         if hand.phase is _PLAY and hand._single_drawn is None and not hand._forced_play:
-            _ordinary_turns(hand, randrange)
+            _ordinary_turns(hand, randrange, bits)
             continue
         legal = hand.legal_actions()
         hand.apply(legal[0] if len(legal) == 1 else legal[randrange(len(legal))])
 
 
-def _ordinary_turns(hand: Hand, randrange: Choose) -> None:
-    """Play ordinary turns until the hand ends or a turn needs the public methods."""
+def _ordinary_turns(hand: Hand, randrange: Choose, bits: Bits | None) -> None:
+    """Play ordinary turns until the hand ends or a turn needs the public methods.
+
+    A choice among several actions is ``randrange(count)``, or, the same number
+    when ``bits`` is the generator's ``getrandbits`` (:func:`~.draws.below`,
+    written out), drawn from it directly.
+    """
     table = hand.table
     optional = table.optional_turn
     one_draw = table.one_draw_per_turn
@@ -89,7 +98,16 @@ def _ordinary_turns(hand: Hand, randrange: Choose) -> None:
                 if extra is not None:
                     plays = (*plays, extra)
             count = len(plays)
-            choice = plays[randrange(count)] if count > 1 else plays[0]
+            if count == 1:
+                choice = plays[0]
+            elif bits is None:
+                choice = plays[randrange(count)]
+            else:  # below(bits, count)
+                size = count.bit_length()
+                number = bits(size)
+                while number >= count:
+                    number = bits(size)
+                choice = plays[number]
             append(choice)
             try:
                 bit, after = line.after[id(choice)]
@@ -110,13 +128,13 @@ def _ordinary_turns(hand: Hand, randrange: Choose) -> None:
             choice = DRAW if drawn < limit else PASS
             append(choice)
         if choice is DRAW:
-            index = boneyard[drawn]
+            bit = boneyard[drawn]
             drawn += 1
-            hands[seat] = held | 1 << index
+            hands[seat] = held | bit
             passes = 0
             if one_draw:
                 hand.current, hand._line, hand._passes, hand._drawn = seat, line, passes, drawn
-                hand._single_drawn = index
+                hand._single_drawn = bit.bit_length() - 1
                 return
         else:
             passes += 1

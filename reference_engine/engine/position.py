@@ -56,7 +56,7 @@ def at_position(
     deal = Deal(hands=(tuple(hand), *others), boneyard=stock)
     position = cls.__new__(cls)
     masks = list(map(table.mask, deal.hands))
-    position._set_up(rules, deal, masks, [table.index[tile] for tile in stock])
+    position._set_up(rules, deal, masks, [table.bit[tile] for tile in stock])
     position.phase = Phase.PLAY
     position._line = table.line(tuple(table.kind(OpenEnd.plain(value)) for value in ends))
     if drawn is not None and table.one_draw_per_turn:

@@ -29,6 +29,8 @@ class TileTable:
     bit: dict[Tile, int]
     #: The bit of each tile index.
     bits: tuple[int, ...]
+    #: The tile index of each bit.
+    bit_index: dict[int, int]
     pips: tuple[int, ...]
     #: Every tile's index, heaviest first: most pips, then the higher high half.
     heaviest_first: tuple[int, ...]
@@ -75,7 +77,10 @@ class TileTable:
         chunks = self._chunk_pips
         if len(chunks) == 2:  # a set of 15 to 28 tiles (a double-six set has 28)
             low, high = chunks
-            return tuple([low[mask & _CHUNK_MASK] + high[mask >> _CHUNK] for mask in masks])
+            each = []
+            for mask in masks:  # (a loop: a comprehension costs a call more)
+                each.append(low[mask & _CHUNK_MASK] + high[mask >> _CHUNK])
+            return tuple(each)
         return tuple(map(self.pips_of, masks))
 
 
@@ -94,6 +99,7 @@ def _set_indices(max_pip: int) -> dict[str, object]:
         "index": {tile: i for i, tile in enumerate(tiles)},
         "bit": {tile: 1 << i for i, tile in enumerate(tiles)},
         "bits": tuple(1 << i for i in range(len(tiles))),
+        "bit_index": {1 << i: i for i in range(len(tiles))},
         "pips": tuple(tile.pips for tile in tiles),
         "heaviest_first": tuple(sorted(weight, key=weight.__getitem__, reverse=True)),
     }

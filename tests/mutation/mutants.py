@@ -499,8 +499,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "draws",
         "engine/hand.py",
         "Tiles are drawn from the end of the boneyard instead of in draw order.",
-        "index = self._boneyard[self._drawn]",
-        "index = self._boneyard[-1 - self._drawn]",
+        "bit = self._boneyard[self._drawn]",
+        "bit = self._boneyard[-1 - self._drawn]",
     ),
     # ------------------------------------------------------------------ passes
     Mutant(
@@ -516,8 +516,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "passes",
         "engine/hand.py",
         "A draw does not reset the count of consecutive passes.",
-        "        self._hands[self.current] |= 1 << index\n        self._passes = 0\n",
-        "        self._hands[self.current] |= 1 << index\n",
+        "        self._hands[self.current] |= bit\n        self._passes = 0\n",
+        "        self._hands[self.current] |= bit\n",
     ),
     Mutant(
         "placement-keeps-the-pass-count",

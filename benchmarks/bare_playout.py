@@ -28,8 +28,8 @@ canonical order (by tile, then end, then the value left open); a decision with
 one legal move (a pass, or a single placement) draws no random number, as in
 the engine's simulations. The engine draws the same numbers from
 ``getrandbits`` directly (reference_engine/engine/draws.py). With the same
-seeded generator this plays the very hand the engine plays, step for step: tests/test_benchmark_baseline.py holds
-the two to that.
+seeded generator this plays the very hand the engine plays, step for step:
+tests/test_benchmark_baseline.py holds the two to that.
 """
 
 from __future__ import annotations

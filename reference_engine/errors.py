@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .rules.vocabulary import TextEnum
+from .textenum import TextEnum
 
 if TYPE_CHECKING:
     from .rules.model import Citation

@@ -29,7 +29,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import IO
 
-from .rules.vocabulary import TextEnum
+from .textenum import TextEnum
 
 
 class FileProblem(TextEnum):

@@ -31,6 +31,7 @@ TOP_LEVEL = {
     "pyload.py",
     "safeio.py",
     "strictjson.py",
+    "textenum.py",
 }
 
 

@@ -31,7 +31,7 @@ import argparse
 import contextlib
 import io
 from collections.abc import Sequence
-from typing import TextIO, cast
+from typing import Any, TextIO, cast
 
 from .. import safeio
 from ..errors import DealError
@@ -94,8 +94,13 @@ COMMANDS: dict[str, Handler] = {
 }
 
 
-def build_parser(stdout: TextIO) -> Parser:
-    """The ``matador`` parser with every command; it prints help to ``stdout``."""
+def build_parser(stdout: TextIO, only: str | None = None) -> Parser:
+    """The ``matador`` parser with every command; it prints help to ``stdout``.
+
+    With ``only``, a command's name, the parser knows that command alone: what
+    a command line that starts with it needs (the other commands' options are
+    not built, which takes most of the time ``matador list`` spends).
+    """
     parser = Parser(
         prog="matador",
         description="The reference for the domino game Matador.",
@@ -107,6 +112,8 @@ def build_parser(stdout: TextIO) -> Parser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
     def command(name: str, text: str) -> Parser:
+        if only is not None and name != only:
+            return cast(Parser, _UNBUILT)
         parser: Parser = commands.add_parser(name, help=text, description=text, stdout=stdout)
         return parser
 
@@ -118,6 +125,24 @@ def build_parser(stdout: TextIO) -> Parser:
             output_argument(sub, "write what is printed to FILE, atomically (-: standard output)")
             sub.set_defaults(redirected=True)
     return parser
+
+
+class _Unbuilt:
+    """A command's parser not built: every call to add options to it does nothing."""
+
+    def __getattr__(self, name: str) -> Any:
+        return self._nothing
+
+    def _nothing(self, *args: object, **kwargs: object) -> _Unbuilt:
+        return self  # (add_argument_group() and the like: their options go nowhere too)
+
+
+_UNBUILT = _Unbuilt()
+
+
+def _first_command(argv: Sequence[str]) -> str | None:
+    """The command a command line starts with, if it starts with one."""
+    return argv[0] if argv and argv[0] in COMMANDS else None
 
 
 #: The commands that print no result of their own to be written to a file: ``engine``
@@ -149,7 +174,7 @@ def _command_name(argv: Sequence[str]) -> str:
 
 
 def _run(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
-    parser = build_parser(stdout)
+    parser = build_parser(stdout, _first_command(argv))
     try:
         args, unknown = parser.parse_known_args(list(argv))
         if unknown:

@@ -8,12 +8,13 @@ must end the command with a clear status instead of a traceback:
 
 from __future__ import annotations
 
-import json
 from typing import Any, TextIO
 
 
 def json_text(data: object, *, ensure_ascii: bool = True) -> str:
     """``data`` as indented JSON and a newline; NaN and Infinity, which JSON lacks, raise."""
+    import json  # (here: most commands print no JSON)
+
     return json.dumps(data, indent=2, ensure_ascii=ensure_ascii, allow_nan=False) + "\n"
 
 

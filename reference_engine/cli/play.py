@@ -6,7 +6,6 @@ The engine is imported when a command runs, not when ``matador``'s parser is bui
 from __future__ import annotations
 
 import argparse
-import random
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -77,6 +76,8 @@ def _play(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if args.hands is not None and args.hands < 1:
         stderr.write("matador play: --hands must be at least 1\n")
         return ExitStatus.USAGE
+    import random
+
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     match = play_match(
         rules, players, seed=seed, strategy=STRATEGIES[args.strategy], max_hands=args.hands

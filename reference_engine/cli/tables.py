@@ -21,18 +21,13 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import TextIO
 
-from .arguments import NARROWEST
-
-#: The width of a table in a file or a pipe, unless ``--width`` is given.
-DEFAULT_WIDTH = 80
-
+from .arguments import DEFAULT_WIDTH, NARROWEST, terminal_columns
 
 #: Between two columns.
 GAP = "  "
@@ -135,22 +130,9 @@ def style_for(
     if width is None:
         width = DEFAULT_WIDTH
         if terminal:
-            width = _terminal_columns(env.get("COLUMNS", ""))
+            width = terminal_columns(env.get("COLUMNS", ""))
     colour = terminal and "NO_COLOR" not in env and env.get("TERM") != "dumb"
     return Style(width=max(width, NARROWEST), colour=colour)
-
-
-def _terminal_columns(columns_variable: str) -> int:
-    """``COLUMNS`` when it is a positive number, else the columns of the terminal standard
-    output is on, else :data:`DEFAULT_WIDTH` (as :func:`shutil.get_terminal_size` does;
-    its module would cost ``matador list`` 4 ms)."""
-    if columns_variable.isdigit() and int(columns_variable) > 0:
-        return int(columns_variable)
-    try:
-        columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-    except (AttributeError, ValueError, OSError):
-        return DEFAULT_WIDTH
-    return columns if columns > 0 else DEFAULT_WIDTH
 
 
 # --------------------------------------------------------------------------- plain text

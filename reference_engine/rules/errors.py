@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .vocabulary import TextEnum
+from ..textenum import TextEnum
 
 
 class ProblemCode(TextEnum):

@@ -15,7 +15,6 @@ find it; here every validator resolves those addresses to the files in
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -49,6 +48,8 @@ def schema_id(name: str) -> str:
 @cache
 def load_schema(name: str) -> dict[str, Any]:
     """The schema ``spec/NAME``, read from the local file."""
+    import json  # (here: reading the shipped variants, as `matador list` does, needs no schema)
+
     return json.loads((spec_dir() / name).read_text(encoding="utf-8"))  # type: ignore[no-any-return]
 
 

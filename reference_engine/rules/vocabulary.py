@@ -9,14 +9,7 @@ names to these enums, and a test checks that the schema agrees).
 
 from __future__ import annotations
 
-from enum import Enum
-
-
-class TextEnum(str, Enum):
-    """A closed vocabulary whose members compare equal to, and print as, their text."""
-
-    def __str__(self) -> str:
-        return str(self.value)
+from ..textenum import TextEnum as TextEnum
 
 
 class Partnership(TextEnum):

@@ -19,18 +19,18 @@ this module is the front door, and needs PyYAML only when a file must be parsed.
 Files are read through :func:`reference_engine.safeio.read_input`
 (:func:`read_yaml_file`), which refuses anything that is not a regular file of
 reasonable size before parsing. What the project's own files were read into is
-remembered between runs (:func:`_remembered`), keyed by their bytes.
+remembered between runs (:func:`_remembered`), with their bytes.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import importlib
 import importlib.util
 import marshal
 import os
 import sys
+import zlib
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path as FilePath
@@ -83,6 +83,18 @@ class Document:
     name: str
     data: Any
     positions: dict[Path, tuple[int, int]] = field(default_factory=dict)
+
+    if not TYPE_CHECKING:  # to type checkers, ``positions`` is a plain field
+
+        def __getattr__(self, name: str) -> Any:
+            """``positions`` of a remembered reading (:func:`_remembered`), read back
+            from its packed form when first asked for."""
+            packed = self.__dict__.get("_packed_positions") if name == "positions" else None
+            if packed is None:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            positions = self.__dict__["positions"] = marshal.loads(packed)
+            del self.__dict__["_packed_positions"]
+            return positions
 
     def where(self, path: Path) -> tuple[int | None, int | None]:
         """Line and column (1-based) of ``path``, or of its nearest ancestor that has one."""
@@ -203,46 +215,61 @@ def _cache_folder() -> FilePath:
 
 
 @cache
-def _reader() -> bytes:
-    """A digest of what a reading depends on besides the bytes: this reader, PyYAML, Python."""
-    digest = hashlib.sha256(f"{sys.version} {marshal.version}".encode())
-    # PyYAML's own __init__ (its version is written there), found without importing it.
+def _reader() -> tuple[str | int, ...]:
+    """What a reading depends on besides the bytes: this reader, PyYAML, Python.
+
+    The reader's modules and PyYAML's own ``__init__`` (its version is written
+    there, found without importing it) by size and time of change, as Python
+    tells whether a module's ``__pycache__`` entry is still good.
+    """
     spec = importlib.util.find_spec("yaml")
     here = FilePath(__file__)
     readers = [here, here.with_name("yamlparse.py"), here.with_name("yamlbuild.py")]
+    stamps: list[str | int] = [sys.version, marshal.version]
     for module in [*readers, *([FilePath(spec.origin)] if spec and spec.origin else [])]:
-        digest.update(module.read_bytes())
-    return digest.digest()
+        found = os.stat(module)
+        stamps += [str(module), found.st_size, found.st_mtime_ns]
+    return tuple(stamps)
 
 
 def _entry(raw: bytes) -> FilePath:
-    return _cache_folder() / f"{hashlib.sha256(_reader() + raw).hexdigest()}.marshal"
+    """Where the reading of ``raw`` is kept (the entry also holds ``raw`` itself,
+    so that two texts that share a checksum are never taken for each other)."""
+    key = zlib.crc32(repr(_reader()).encode() + raw) ^ len(raw) << 32
+    return _cache_folder() / f"{key:016x}.marshal"
 
 
 def _remembered(raw: bytes, name: str) -> Document | None:
     """The document these very bytes were read into before, or None.
 
     Kept as :mod:`marshal` data (plain values only: the format and the trust of
-    Python's own ``__pycache__``) under a digest of the bytes and of the reader,
-    so that a change to either is read afresh; a damaged entry is ignored.
+    Python's own ``__pycache__``) with the bytes it was read from and what the
+    reading depends on (:func:`_reader`), so that a change to either is read
+    afresh; a damaged entry (its checksum is kept too) is ignored. The positions
+    are kept packed and read back only when a problem asks where it is.
     """
     try:
         stored = _entry(raw).read_bytes()
-        if hashlib.sha256(stored[32:]).digest() != stored[:32]:
+        if zlib.crc32(stored[4:]) != int.from_bytes(stored[:4], "little"):
             return None
-        data, positions = marshal.loads(stored[32:])
+        reader, text, data, positions = marshal.loads(stored[4:])
     except (OSError, EOFError, ValueError, TypeError):
         return None
-    return Document(name=name, data=data, positions=positions)
+    if reader != _reader() or text != raw or type(positions) is not bytes:
+        return None
+    document: Document = Document.__new__(Document)
+    document.__dict__.update(name=name, data=data, _packed_positions=positions)
+    return document
 
 
 def _remember(raw: bytes, document: Document) -> None:
     """Keep ``document``, read from ``raw``, for :func:`_remembered` (if the folder is writable)."""
-    payload = marshal.dumps((document.data, document.positions))
     with contextlib.suppress(OSError, ValueError, safeio.OutputError):
+        positions = marshal.dumps(document.positions)
+        payload = marshal.dumps((_reader(), raw, document.data, positions))
         entry = _entry(raw)
         entry.parent.mkdir(parents=True, exist_ok=True)
-        safeio.write_atomically(entry, hashlib.sha256(payload).digest() + payload)
+        safeio.write_atomically(entry, zlib.crc32(payload).to_bytes(4, "little") + payload)
         kept = sorted(entry.parent.glob("*.marshal"), key=lambda path: path.stat().st_mtime)
         for old in kept[:-KEEP_READINGS]:
             old.unlink(missing_ok=True)

@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import os
+import pickle
 import random
 import subprocess
 import sys
@@ -35,9 +36,12 @@ from reference_engine.engine.strategies import (
 from reference_engine.engine.tiles import Tile
 from reference_engine.rules import Catalog, Rules
 from reference_engine.simulate import Statistics, Tally, simulate, simulate_all
-from reference_engine.simulate.run import chunks
+from reference_engine.simulate.run import chunks, setup_for
 from reference_engine.simulate.run import run as run_chunks
 from reference_engine.simulate.stats import compare_means, compare_rates, mean_of, wilson
+
+#: The module (the package's ``run`` is the function of the same name).
+run_module = sys.modules["reference_engine.simulate.run"]
 
 #: The 99.9% two-sided normal quantile: exact values must fall within this many
 #: standard errors of a seeded estimate (the seats' hands of one deal are not
@@ -164,6 +168,25 @@ def test_worker_processes_give_the_numbers_of_one_process() -> None:
     two = simulate(rules, hands=1500, seed=3, strategies=["keep-matadors", "random"], jobs=2)
     assert two.tally == one.tally
     assert two.metrics() == one.metrics()
+
+
+def test_a_worker_unpickles_a_target_once_and_keeps_few() -> None:
+    """Every chunk of a target is played with one Rules object (its tables found by
+    identity), and a worker keeps a bounded number of targets."""
+    rules = resolve("german")
+    packed = pickle.dumps(setup_for(rules, 2, ["random"], False))
+    first = run_module._unpacked(packed)
+    assert run_module._unpacked(bytes(packed)) is first  # equal bytes: the same setup
+    assert first.rules == rules and first.rules is not rules
+    played = [run_module._indexed((0, packed, chunk)) for chunk in chunks(1000, 5, 500)]
+    alone = Tally()
+    for _, tally in played:
+        alone.merge(tally)
+    assert alone == simulate(rules, hands=1000, players=2, seed=5).tally
+    for count in range(run_module.KEPT_SETUPS + 3):
+        setup = run_module.Setup(rules, 2, ("random",) * (count + 1), False)
+        run_module._unpacked(pickle.dumps(setup))
+    assert len(run_module._UNPACKED) <= run_module.KEPT_SETUPS
 
 
 @pytest.mark.slow

@@ -199,6 +199,16 @@ PLAYOUT_MUTANTS = (
     ),
     ("a drawn tile is not taken", "hands[seat] = held | bit", "hands[seat] = held"),
     (
+        "a choice is drawn with a bit too few",
+        "                size = count.bit_length()\n",
+        "                size = count.bit_length() - 1\n",
+    ),
+    (
+        "a choice of the last action is drawn again",
+        "                while number >= count:\n",
+        "                while number >= count - 1:\n",
+    ),
+    (
         "the opening tile is one place off",
         "for _ in range(place):",
         "for _ in range(place - 1):",

@@ -65,18 +65,15 @@ class Deal:
         The deal is made as the engine holds it (:meth:`packed`): ``hands`` and
         ``boneyard`` are written out as tiles when first read.
         """
+        check_players(rules, players)
         table = compiled(rules)
-        sizes = table.hand_sizes.get(players)
-        if sizes is None:  # not a player count of the rules (DealError), or no hand size
-            check_players(rules, players)
-            sizes = _hand_sizes(table, rules, players)
         # The tiles' bits, shuffled: the same draws as shuffling the tiles themselves,
         # and each hand's mask is the sum of its share.
         order = list(table.bits)
         shuffle(rng, order)
         masks: list[int] = []
         start = 0
-        for size in sizes:
+        for size in _hand_sizes(table, rules, players):
             masks.append(sum(order[start : start + size]))
             start += size
         stock = tuple(order[start:])

@@ -82,8 +82,7 @@ class Hand:
         self._hands = list(hands)
         self._boneyard = boneyard
         self._drawn = 0
-        reserve = table.reserve.get(players)  # (as reserve_for(), a call less)
-        self._reserve = table.reserve_for(players) if reserve is None else reserve
+        self._reserve = table.reserve_for(players)
         #: Draws in play are allowed while fewer than this many tiles have been drawn.
         self._draw_limit = len(self._boneyard) - self._reserve if table.draws else 0
         #: The open ends, with their look-ups (before the opening: none).
@@ -168,8 +167,7 @@ class Hand:
         outcome = self._outcome
         if outcome is None and self._ending is not None:
             termination, went_out = self._ending
-            pips = self.table.pips_each(self._hands)  # (as pips(), a call less)
-            outcome = self._outcome = score(self.rules, pips, termination, went_out)
+            outcome = self._outcome = score(self.rules, self.pips(), termination, went_out)
         return outcome
 
     def pips(self) -> tuple[int, ...]:
@@ -272,8 +270,8 @@ class Hand:
             self._open_with_double(highest)
             return
         designated = self._designated()
-        if table.opening_any_tile:  # (as _set_opening(), a call less)
-            self.current, self._opening_tiles = designated, self._hands[designated]
+        if table.opening_any_tile:
+            self._set_opening(designated, self._hands[designated])
             return
         for seat in [designated, *seats_after(designated, self.players)[:-1]]:
             held = [double for double in doubles if self._hands[seat] >> double & 1]

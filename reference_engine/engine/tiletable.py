@@ -29,8 +29,6 @@ class TileTable:
     bit: dict[Tile, int]
     #: The bit of each tile index.
     bits: tuple[int, ...]
-    #: The tile index of each bit.
-    bit_index: dict[int, int]
     pips: tuple[int, ...]
     #: Every tile's index, heaviest first: most pips, then the higher high half.
     heaviest_first: tuple[int, ...]
@@ -99,7 +97,6 @@ def _set_indices(max_pip: int) -> dict[str, object]:
         "index": {tile: i for i, tile in enumerate(tiles)},
         "bit": {tile: 1 << i for i, tile in enumerate(tiles)},
         "bits": tuple(1 << i for i in range(len(tiles))),
-        "bit_index": {1 << i: i for i in range(len(tiles))},
         "pips": tuple(tile.pips for tile in tiles),
         "heaviest_first": tuple(sorted(weight, key=weight.__getitem__, reverse=True)),
     }

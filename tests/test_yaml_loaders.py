@@ -13,9 +13,11 @@ must not change what is read either.
 from __future__ import annotations
 
 import functools
+import marshal
 import os
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 import pytest
@@ -482,3 +484,22 @@ def test_a_tagged_odd_scalar_is_a_problem_as_key_or_value(
 ) -> None:
     for text in (f"a: !!{tag} {scalar}\n", f"!!{tag} {scalar} : 1\n", f"- !!{tag} {scalar}\n"):
         parse_yaml(text.encode(), "odd.yaml", loader=loader)  # returns problems; never raises
+
+
+def test_a_reading_whose_positions_are_damaged_has_none(tmp_path: Path, cache: Path) -> None:
+    """A remembered entry whose checksum holds but whose positions do not unpack
+    still reads its data; a problem is then told without a line, never a crash."""
+    path = tmp_path / "own.yaml"
+    path.write_text("a: [1, 2]\n", encoding="utf-8")
+    read_yaml_file(path, trusted=True)
+    (entry,) = _entries(cache)
+    reader, text, data, _ = marshal.loads(entry.read_bytes()[4:])
+    payload = marshal.dumps((reader, text, data, b"not marshal data"))
+    entry.write_bytes(zlib.crc32(payload).to_bytes(4, "little") + payload)
+
+    document, problems = read_yaml_file(path, trusted=True)
+
+    assert problems == []
+    assert document is not None and document.data == {"a": [1, 2]}
+    assert document.positions == {}
+    assert document.where(("a", 0)) == (None, None)

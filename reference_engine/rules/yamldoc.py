@@ -88,11 +88,18 @@ class Document:
 
         def __getattr__(self, name: str) -> Any:
             """``positions`` of a remembered reading (:func:`_remembered`), read back
-            from its packed form when first asked for."""
+            from its packed form when first asked for (none, should that form be
+            damaged: problems are then told without a line)."""
             packed = self.__dict__.get("_packed_positions") if name == "positions" else None
             if packed is None:
                 raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-            positions = self.__dict__["positions"] = marshal.loads(packed)
+            try:
+                positions = marshal.loads(packed)
+            except (EOFError, ValueError, TypeError):
+                positions = {}
+            if type(positions) is not dict:
+                positions = {}
+            self.__dict__["positions"] = positions
             del self.__dict__["_packed_positions"]
             return positions
 

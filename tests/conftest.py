@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from browser import browser_session, fresh_page
+from fingerprint import Fingerprint
 from profiles import load_profile
 
 # Imported here, before any test: pytester's in-process runs (the pytest plugin's tests)
@@ -150,21 +151,10 @@ def pytest_configure(config: pytest.Config) -> None:
     gc.set_threshold(GC_THRESHOLD, 20, 20)
 
 
-#: The source texts, beside the checkout as the project lays them out
-#: (MATADOR_SOURCES names another place).
-SOURCES = Path(os.environ.get("MATADOR_SOURCES", REPO.parent / "shared" / "sources"))
-
-
 @pytest.fixture(scope="session")
-def source_texts() -> Path:
-    """The folder of the source texts; a clear failure, never a skip, when it is missing."""
-    if not SOURCES.is_dir() or not any(SOURCES.glob("*.txt")):
-        pytest.fail(
-            f"the source texts are not at {SOURCES}: the tests that compare the project "
-            "with its sources need shared/sources beside the checkout (or MATADOR_SOURCES)",
-            pytrace=False,
-        )
-    return SOURCES
+def source_fingerprint() -> Fingerprint:
+    """The committed fingerprint of the source texts (tests/fingerprint.py): no texts needed."""
+    return Fingerprint.load()
 
 
 def edit(text: str, old: str, new: str) -> str:

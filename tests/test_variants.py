@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
+from fingerprint import Fingerprint
 from shipped import SHIPPED_VARIANTS
 
 from reference_engine.rules import Catalog, Rules, registry
@@ -403,20 +403,13 @@ def _strings(node: object) -> list[str]:
     return []
 
 
-def test_no_sentence_is_copied_from_the_sources(source_texts: Path) -> None:
+def test_no_sentence_is_copied_from_the_sources(source_fingerprint: Fingerprint) -> None:
     """No run of eight words from a source text appears in a variant file."""
-    run = 8
-    source_runs: set[tuple[str, ...]] = set()
-    for path in source_texts.iterdir():
-        if path.name in registry().texts.values():
-            words = _words(path.read_text(encoding="utf-8"))
-            source_runs.update(tuple(words[i : i + run]) for i in range(len(words) - run + 1))
-    copied = []
+    sources = sorted(registry().texts.values())
+    assert set(sources) <= set(source_fingerprint.files), "a registered text has no fingerprint"
+    copied: list[tuple[str, str]] = []
     for variant_id, variant in CATALOG.files.items():
         for text in _strings(variant.data):
-            words = _words(text)
-            for i in range(len(words) - run + 1):
-                window = tuple(words[i : i + run])
-                if window in source_runs and not all(word.isdigit() for word in window):
-                    copied.append((variant_id, " ".join(window)))
+            runs = source_fingerprint.copied(text, "words8", sources)
+            copied.extend((variant_id, run) for run in runs)
     assert copied == []

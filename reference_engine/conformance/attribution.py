@@ -14,11 +14,13 @@ on it, is one of the :class:`FixedRule` sections.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from ..engine.actions import Action, AnyAction, Draw, Pass, Play, end_name
+from ..engine.deal import deal_problems
 from ..engine.hand import Hand, Phase
 from ..engine.scoring import sides
 from ..errors import IllegalActionError, NotationError
@@ -35,6 +37,7 @@ class FixedRule(TextEnum):
     TURN_ORDER = "turn_order"
     END_OF_HAND = "end_of_hand"
     PROTOCOL = "protocol"
+    SAME_ACTION = "same_action"
 
 
 #: The section of spec/SPEC.md (or spec/protocol.md) defining each fixed rule,
@@ -45,7 +48,28 @@ FIXED: dict[FixedRule, tuple[str, str]] = {
     FixedRule.TURN_ORDER: ("SPEC 8.2", "turn order"),
     FixedRule.END_OF_HAND: ("SPEC 9", "the end of a hand"),
     FixedRule.PROTOCOL: ("protocol.md", "the protocol: refusal order and canonical writing"),
+    FixedRule.SAME_ACTION: (
+        "protocol.md",
+        "the protocol: an accepted action is the one carried out",
+    ),
 }
+
+
+def deal_rules(rules: Rules, deal: Mapping[str, Any]) -> tuple[str, ...]:
+    """The rules that make a deal the rules accept acceptable: the hand sizes, and the
+    designated seat when the deal names one the rules use."""
+    if "designated" in deal and rules.applicable("designated_opener"):
+        return ("hand_size", "designated_opener")
+    return ("hand_size",)
+
+
+def broken_deal_rules(rules: Rules, deal: Mapping[str, Any], players: int) -> tuple[str, ...]:
+    """The rule a deal the rules refuse breaks (the first problem's), or the deal itself."""
+    found = deal_problems(dict(deal), rules, players or None)
+    rule = found[0].rule if found else None
+    if rule is None or rule not in BY_NAME or rule == "players":
+        return (FixedRule.DEAL.value,)
+    return (rule,)
 
 
 def opening_rules(position: Position) -> tuple[str, ...]:

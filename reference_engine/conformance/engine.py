@@ -25,8 +25,12 @@ from ..pyload import PythonSpecError, load_callable
 from ..rules import Catalog, RulesError
 from ..rules.vocabulary import TextEnum
 from .codes import ErrorCode
+from .declarations import EVERY_VARIANT, Declaration
 
 PROTOCOL_VERSION = "matador-engine/1"
+
+#: The reason of a refusal from an engine that gives none (``plays``: ``reasons: false``).
+REFUSED = "refused"
 
 
 class EngineRefusal(Exception):
@@ -85,7 +89,10 @@ class EngineInfo:
     """What an engine says about itself in the handshake.
 
     ``variants`` maps each supported variant id to the option values supported
-    (option name -> list of values); None means every shipped variant and option.
+    (option name -> list of values, the default always included); None means every
+    shipped variant and option. ``plays`` says more of each variant (or of every
+    variant, under ``"*"``): the :class:`~.declarations.Declaration` of what the
+    engine deals and keeps.
     """
 
     name: str
@@ -93,18 +100,56 @@ class EngineInfo:
     protocol: str = PROTOCOL_VERSION
     variants: Mapping[str, Mapping[str, list[str]]] | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    plays: Mapping[str, Declaration] = field(default_factory=dict)
 
-    def supports(self, variant: str, options: Mapping[str, str]) -> str | None:
-        """None when the engine declares support; otherwise why it does not."""
-        if self.variants is None:
-            return None
-        if variant not in self.variants:
+    def declaration(self, variant: str) -> Declaration:
+        """What the engine declares it plays of ``variant`` (the rules', where it says nothing)."""
+        general = self.plays.get(EVERY_VARIANT, Declaration())
+        return general.merged(self.plays.get(variant, Declaration()))
+
+    def supports(
+        self,
+        variant: str,
+        options: Mapping[str, str],
+        *,
+        players: int | None = None,
+        defaults: Mapping[str, str] | None = None,
+    ) -> str | None:
+        """None when the engine declares it plays ``variant`` with ``options`` (the others at
+        their ``defaults``) for ``players``; otherwise why it does not."""
+        if self.variants is not None and variant not in self.variants:
             return f"the engine does not declare variant {variant!r}"
-        declared = self.variants[variant]
+        declared = {} if self.variants is None else self.variants[variant]
+        declaration = self.declaration(variant)
+        counts = declaration.players
+        if players is not None and counts is not None and players not in counts:
+            played = ", ".join(map(str, sorted(counts)))
+            return f"the engine plays {variant!r} with {played} players, not {players}"
         for name, value in options.items():
-            if value not in declared.get(name, []):
+            exact = declaration.options.get(name)
+            if (value not in exact) if exact is not None else (
+                self.variants is not None and value not in declared.get(name, [])
+            ):
                 return f"the engine does not declare option {name}={value} of {variant!r}"
+        for name, exact in declaration.options.items():
+            default = (defaults or {}).get(name)
+            if name not in options and default is not None and default not in exact:
+                return (
+                    f"the engine plays only {name}={'/'.join(exact)} of {variant!r}, "
+                    f"not the default {name}={default}"
+                )
         return None
+
+
+@dataclass(frozen=True)
+class Opening:
+    """What an engine that lays the opening tile itself (``opens_itself``) laid while dealing.
+
+    ``action`` is None when it laid nothing: the hand was void and is dealt again.
+    """
+
+    action: str | None
+    seat: int | None
 
 
 @runtime_checkable
@@ -117,8 +162,12 @@ class Engine(Protocol):
     def new_match(self, variant: str, options: Mapping[str, str], players: int) -> None:
         """Start a match; raise :class:`EngineRefusal` if it cannot."""
 
-    def new_hand(self, deal: Mapping[str, Any]) -> None:
-        """Start the next hand of the match from an explicit deal."""
+    def new_hand(self, deal: Mapping[str, Any]) -> Any:
+        """Start the next hand of the match from an explicit deal.
+
+        An engine that lays the opening tile itself returns what it laid,
+        ``{"opened": "6-6", "opener": 1}``; every other engine returns None.
+        """
 
     def legal(self) -> list[str]:
         """The legal actions of the player to act, in the notation."""
@@ -129,8 +178,12 @@ class Engine(Protocol):
     def to_act(self) -> int | None:
         """The seat to act, or None when the hand is over."""
 
-    def apply(self, action: str, player: int | None) -> str | None:
-        """Apply ``action``: None when accepted, else the refusal's reason code."""
+    def apply(self, action: str, player: int | None) -> Any:
+        """Apply ``action``: None when accepted, else the refusal's reason code.
+
+        An engine that says which action it carried out returns ``{"laid": ACTION}``
+        when it accepts (the runner compares it with the one asked).
+        """
 
     def result(self) -> Mapping[str, Any] | None:
         """The hand's result once over (termination, winner, pips, points)."""

@@ -13,128 +13,25 @@ declares the variant.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from functools import partial
-from typing import Any
 
-from ..engine.deal import Deal
-from ..engine.hand import Hand
-from ..engine.match import Match
-from ..errors import DealError, IllegalActionError, NotationError
 from ..rules.model import Rules
-from . import attribution
+from . import attribution, fields
 from .ahead import Ahead, plan, settle
-from .attribution import FixedRule, Position, position_text
+from .attribution import FixedRule, Position
 from .canonical import Mismatch, canonical, canonical_set
 from .cases import Case, ScriptedHand, Step, Target
+from .checking import Checks, Reference, Stop
+from .codes import ErrorCode
+from .declarations import Declaration
+from .departures import canonical_or_none, laid_by_ends, opened_itself
 from .engine import Engine, EngineRefusal
 from .requests import case_requests
-from .verdicts import CaseRun, Check, Deviation
+from .verdicts import CaseRun, Check
 
 
 class Skip(Exception):
     """The engine refused the match as unsupported, though it declares the variant."""
-
-
-class _Stop(Exception):
-    """The case cannot go on: the engine left the scripted line, or fail-fast."""
-
-
-class _Reference:
-    """The reference engine following the case's scripted line, to say which rules are at stake."""
-
-    def __init__(self, rules: Rules, players: int) -> None:
-        self.rules = rules
-        self.match: Match | None = Match(rules, players)
-        self.hand: Hand | None = None
-        #: The rules worked out at the position now, forgotten when it moves.
-        self.known: attribution.Known = {}
-
-    def new_hand(self, deal: Any) -> None:
-        self.known = {}
-        if self.match is None:
-            return
-        try:
-            if self.hand is not None and self.hand.is_over:
-                self.match.close_hand()
-            self.hand = self.match.new_hand(Deal.from_data(dict(deal), self.rules))
-        except (DealError, ValueError):
-            self.match = self.hand = None
-
-    def apply(self, text: str, seat: int | None) -> None:
-        self.known = {}
-        if self.hand is None:
-            return
-        try:
-            self.hand.apply(attribution.parse_action(text), seat)
-        except (IllegalActionError, NotationError):
-            self.hand = None  # the case's line is not the reference's: no more attributions
-
-    @property
-    def position(self) -> Position:
-        return Position(self.rules, self.hand)
-
-    def describe(self) -> str:
-        """The position in the notation: the ends, the hand of the seat to act, the boneyard."""
-        return position_text(self.hand)
-
-
-class _Checks:
-    """Records every expectation of one case run: held or not, with its rules."""
-
-    def __init__(self, run: CaseRun, case: Case, reference: _Reference, fail_fast: bool) -> None:
-        self.run = run
-        self.reference = reference
-        self.fail_fast = fail_fast
-        self.declared = tuple(dict.fromkeys(token.partition("=")[0] for token in case.exercises))
-
-    def check(
-        self,
-        held: bool,
-        check: Check,
-        rules: tuple[str, ...] | Callable[[], tuple[str, ...]],
-        message: str,
-        expected: Any = None,
-        actual: Any = None,
-    ) -> None:
-        named = (rules if isinstance(rules, tuple) else rules()) or self.declared
-        tally = self.run.held if held else self.run.failed
-        tally.update(named)
-        if held:
-            return
-        self.run.deviations.append(
-            Deviation(
-                check=check,
-                message=message,
-                expected=expected,
-                actual=actual,
-                rules=named,
-                hand=self.run.hand,
-                step=self.run.step,
-                history=tuple(self.run.history),
-                position=self.reference.describe(),
-            )
-        )
-        if self.fail_fast:
-            raise _Stop
-
-    def keys(
-        self,
-        check: Check,
-        expected: Mapping[str, Any],
-        actual: Mapping[str, Any],
-        rules: Callable[[str], tuple[str, ...]],
-    ) -> None:
-        """Each key of a result or a match state the case gives, against the engine's."""
-        for key, value in expected.items():
-            self.check(
-                actual.get(key) == value,
-                check,
-                rules(key),
-                f"{check.value} {key} differs",
-                value,
-                actual.get(key),
-            )
 
 
 def play_case(
@@ -145,6 +42,7 @@ def play_case(
     rules: Rules,
     *,
     fail_fast: bool = False,
+    declared: Declaration | None = None,
 ) -> None:
     """Play ``case`` under ``target`` (resolved as ``rules``) on ``engine``, checking everything.
 
@@ -155,8 +53,8 @@ def play_case(
     """
     plan(engine, case_requests(case, target))
     try:
-        _play_case(engine, case, target, run, rules, fail_fast)
-    except _Stop:
+        _play_case(engine, case, target, run, rules, fail_fast, declared or Declaration())
+    except Stop:
         pass
     except (EngineRefusal, Mismatch, Skip):
         settle(engine)  # not after a failure (the engine is stopped) nor a signal
@@ -165,7 +63,13 @@ def play_case(
 
 
 def _play_case(
-    engine: Engine, case: Case, target: Target, run: CaseRun, rules: Rules, fail_fast: bool
+    engine: Engine,
+    case: Case,
+    target: Target,
+    run: CaseRun,
+    rules: Rules,
+    fail_fast: bool,
+    declaration: Declaration,
 ) -> None:
     try:
         engine.new_match(target.variant, target.options, case.players)
@@ -176,8 +80,8 @@ def _play_case(
                 f"{target.label()}: {refusal.message or 'no reason given'}"
             ) from None
         raise
-    reference = _Reference(rules, case.players)
-    checks = _Checks(run, case, reference, fail_fast)
+    reference = Reference(rules, case.players)
+    checks = Checks(run, reference, fail_fast, declaration)
     for hand_index, hand in enumerate(case.hands):
         run.hand, run.step = hand_index, None
         if hand.refuse_deal:
@@ -185,25 +89,53 @@ def _play_case(
             continue
         # the reference deals while the engine does (nothing it does depends on the answer)
         follow = Ahead(engine, partial(reference.new_hand, hand.deal))
-        engine.new_hand(hand.deal)
+        try:
+            opening = engine.new_hand(hand.deal)
+        except EngineRefusal as refusal:
+            follow()
+            if refusal.code != ErrorCode.BAD_DEAL:
+                raise
+            checks.check(
+                False,
+                Check.DEAL,
+                attribution.deal_rules(rules, hand.deal),
+                "a deal the rules accept was refused",
+                "accepted",
+                f"{refusal.code}: {refusal.message}" if refusal.message else refusal.code,
+            )
+            raise Stop from None
         follow()
         _begin_hand(engine, reference, checks)
-        _play_hand(engine, hand, run, reference, checks)
+        run.history = []
+        start = 0
+        if declaration.opens_itself:
+            start = opened_itself(engine, opening, hand, run, reference, checks)
+        _play_hand(engine, hand, run, reference, checks, start)
     if case.match is not None:
         run.step = None
         state = engine.match_state()
-        checks.keys(Check.MATCH, case.match, state, lambda key: attribution.match_rules(rules, key))
+        differs = fields.match_rules(reference.match, state)
+        expected = case.match
+
+        def match_key_rules(key: str) -> tuple[str, ...]:
+            if state.get(key) == expected.get(key) or differs is None:
+                return attribution.match_rules(rules, key)
+            return differs
+
+        checks.keys(Check.MATCH, expected, state, match_key_rules)
 
 
-def _refuse_deal(engine: Engine, hand: ScriptedHand, checks: _Checks) -> None:
-    """The engine must refuse a deal that breaks the variant, with ``bad_deal``."""
+def _refuse_deal(engine: Engine, hand: ScriptedHand, checks: Checks) -> None:
+    """The engine must refuse a deal that breaks the variant, with ``bad_deal``; the rule
+    behind it is the one the deal breaks (:func:`.attribution.broken_deal_rules`)."""
+    rules = attribution.broken_deal_rules(checks.reference.rules, hand.deal, checks.run.players)
     try:
         engine.new_hand(hand.deal)
     except EngineRefusal as refusal:
         checks.check(
             refusal.code == "bad_deal",
             Check.DEAL,
-            (FixedRule.DEAL.value,),
+            rules,
             "a deal that breaks the variant is refused with another code",
             "bad_deal",
             refusal.code,
@@ -212,20 +144,20 @@ def _refuse_deal(engine: Engine, hand: ScriptedHand, checks: _Checks) -> None:
     checks.check(
         False,
         Check.DEAL,
-        (FixedRule.DEAL.value,),
+        rules,
         "a deal that breaks the variant was accepted",
         "bad_deal",
         "accepted",
     )
-    raise _Stop  # the engine is playing a hand the case does not have
+    raise Stop  # the engine is playing a hand the case does not have
 
 
-def _begin_hand(engine: Engine, reference: _Reference, checks: _Checks) -> None:
+def _begin_hand(engine: Engine, reference: Reference, checks: Checks) -> None:
     """A hand just dealt: it has a result only if the reference's is over (a redeal)."""
     hand = reference.hand
     if hand is None:
         return
-    rules = Ahead(engine, lambda: attribution.opening_rules(reference.position))
+    rules = Ahead(engine, lambda: fields.redeal_rules(reference.rules, hand))
     result = engine.result()
     over = hand.is_over
     checks.check(
@@ -239,10 +171,16 @@ def _begin_hand(engine: Engine, reference: _Reference, checks: _Checks) -> None:
 
 
 def _play_hand(
-    engine: Engine, hand: ScriptedHand, run: CaseRun, reference: _Reference, checks: _Checks
+    engine: Engine,
+    hand: ScriptedHand,
+    run: CaseRun,
+    reference: Reference,
+    checks: Checks,
+    start: int = 0,
 ) -> None:
-    run.history = []
     for step_index, step in enumerate(hand.steps):
+        if step_index < start:
+            continue
         run.step = step_index
         _check_step(engine, step, run, reference, checks)
     run.step = None
@@ -272,11 +210,17 @@ def _play_hand(
                 None,
             )
             return
-        checks.keys(Check.RESULT, hand.result, result, lambda key: by_key()[key])
+        differs = fields.result_rules(position, result)
+
+        def result_key_rules(key: str) -> tuple[str, ...]:
+            held = result.get(key) == hand.result.get(key)  # type: ignore[union-attr]
+            return by_key()[key] if held or differs is None else differs
+
+        checks.keys(Check.RESULT, hand.result, result, result_key_rules)
 
 
 def _check_step(
-    engine: Engine, step: Step, run: CaseRun, reference: _Reference, checks: _Checks
+    engine: Engine, step: Step, run: CaseRun, reference: Reference, checks: Checks
 ) -> None:
     position, known = reference.position, reference.known
     if step.to_act is not None:
@@ -294,35 +238,18 @@ def _check_step(
         _check_legal(engine, step, position, checks, known)
     # the rules behind the ends are those of the act that made them, read before it
     ends_rules = attribution.ends_rules(position, step.act, known) if step.ends is not None else ()
+    # the hand before a play whose ends are checked, to tell what the engine laid
+    before = (
+        reference.hand.copy()
+        if step.ends is not None and step.act is not None and reference.hand is not None
+        else None
+    )
     if step.act is not None:
         _check_act(engine, step, run, reference, checks)
     if step.ends is not None:
-        written_ends = list(engine.ends())
-        actual_ends = [" ".join(end.split()) for end in written_ends]
-        _check_writing(checks, written_ends, actual_ends, "ends")
-        checks.check(
-            actual_ends == list(step.ends),
-            Check.ENDS,
-            ends_rules,
-            "open ends differ",
-            list(step.ends),
-            actual_ends,
-        )
-
-
-def _check_writing(
-    checks: _Checks, written: list[str], canonical_form: list[str], what: str
-) -> None:
-    """Engines write actions and ends canonically (notation.md: writers MUST)."""
-    odd = [(text, form) for text, form in zip(written, canonical_form, strict=True) if text != form]
-    checks.check(
-        not odd,
-        Check.NOTATION,
-        (FixedRule.PROTOCOL.value,),
-        f"the engine writes {what} in a form other than the canonical one",
-        [form for _, form in odd],
-        [text for text, _ in odd],
-    )
+        act = step.act
+        laid = None if before is None or act is None else partial(laid_by_ends, before, act)
+        checks.ends(engine.ends(), step.ends, ends_rules, act, laid)
 
 
 def _held_rules(
@@ -341,7 +268,7 @@ _rules = attribution.legal_rules
 
 
 def _check_legal(
-    engine: Engine, step: Step, position: Position, checks: _Checks, known: attribution.Known
+    engine: Engine, step: Step, position: Position, checks: Checks, known: attribution.Known
 ) -> None:
     held = Ahead(engine, lambda: _held_rules(position, step, known))
     written = list(engine.legal())
@@ -349,8 +276,8 @@ def _check_legal(
         actual = canonical_set(written, "the engine")
     except Mismatch as mismatch:
         checks.check(False, Check.LEGAL, lambda: (), mismatch.message)
-        raise _Stop from None
-    _check_writing(checks, written, [canonical(action) for action in written], "actions")
+        raise Stop from None
+    checks.writing(written, [canonical(action) for action in written], "actions")
     if step.legal is not None:
         expected = canonical_set(step.legal, "the case")
         disputed = expected ^ actual
@@ -385,7 +312,7 @@ def _check_legal(
 
 
 def _check_act(
-    engine: Engine, step: Step, run: CaseRun, reference: _Reference, checks: _Checks
+    engine: Engine, step: Step, run: CaseRun, reference: Reference, checks: Checks
 ) -> None:
     assert step.act is not None
     act = step.act
@@ -402,9 +329,27 @@ def _check_act(
             reason,
         )
         if reason is not None:
-            raise _Stop  # the engine cannot follow the scripted line
+            raise Stop  # the engine cannot follow the scripted line
+        laid = getattr(engine, "laid", None)
+        if laid is not None and canonical_or_none(laid) != canonical(act):
+            checks.laid_otherwise(act, laid)
         run.history.append(act)
         reference.apply(act, step.as_seat)
+        return
+    if not checks.declaration.reasons:
+        # judged on the refusal alone: which reason is given is not asked
+        if reason is not None:
+            checks.unjudged((FixedRule.PROTOCOL.value,))
+        checks.check(
+            reason is not None,
+            Check.REFUSED,
+            rules,
+            f"{act} should be refused",
+            "refused",
+            "accepted" if reason is None else "refused",
+        )
+        if reason is None:
+            raise Stop
         return
     checks.check(
         reason == step.error,
@@ -416,4 +361,4 @@ def _check_act(
         reason or "accepted",
     )
     if reason is None:
-        raise _Stop  # the engine played what must be refused: its position is not the case's
+        raise Stop  # the engine played what must be refused: its position is not the case's

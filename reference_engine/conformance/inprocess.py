@@ -22,12 +22,14 @@ from collections.abc import Callable, Mapping
 from typing import Any, NoReturn, TypeVar
 
 from . import replies
+from .declarations import DeclarationError, read_plays
 from .engine import (
     Engine,
     EngineFailure,
     EngineInfo,
     EngineRefusal,
     FailureKind,
+    Opening,
     missing_methods,
 )
 from .process import declared_variants_problem
@@ -107,6 +109,8 @@ class GuardedEngine:
         start_timeout: float | None = None,
     ) -> None:
         self.timeout = timeout
+        #: The action the engine said it carried out, for the last action it accepted.
+        self.laid: str | None = None
         self._engine: Any = self._bounded(
             start_timeout if timeout else None,
             "start the engine",
@@ -205,8 +209,13 @@ class GuardedEngine:
             )
             if problem:
                 raise EngineFailure(FailureKind.HANDSHAKE, f"hello().variants: {problem}")
+        try:
+            plays = read_plays(info.plays, info.variants)
+        except DeclarationError as error:
+            raise EngineFailure(FailureKind.HANDSHAKE, f"hello().plays: {error}") from None
         return dataclasses.replace(
             info,
+            plays=plays,
             name=one_line(info.name[:200]),
             version=one_line(info.version[:100]),
             protocol=one_line(info.protocol[:100]),
@@ -215,8 +224,18 @@ class GuardedEngine:
     def new_match(self, variant: str, options: Mapping[str, str], players: int) -> None:
         self._call("new_match", self._engine.new_match, variant, options, players)
 
-    def new_hand(self, deal: Mapping[str, Any]) -> None:
-        self._call("new_hand", self._engine.new_hand, deal)
+    def new_hand(self, deal: Mapping[str, Any]) -> Opening | None:
+        answer = self._call("new_hand", self._engine.new_hand, deal)
+        if answer is None:
+            return None
+        if not isinstance(answer, Mapping):
+            raise EngineFailure(
+                FailureKind.BAD_REPLY,
+                f"new_hand() returns None, or what it laid as {{'opened', 'opener'}}, "
+                f"not {short(answer)}",
+            )
+        opened = self._checked(replies.opening, answer)
+        return None if opened is None else Opening(*opened)
 
     def legal(self) -> list[str]:
         actions = self._call("legal", self._engine.legal)
@@ -230,9 +249,12 @@ class GuardedEngine:
         return self._checked(replies.seat_or_none, seat, "to_act()")
 
     def apply(self, action: str, player: int | None) -> str | None:
-        return self._checked(
-            replies.reason, self._call("apply", self._engine.apply, action, player)
-        )
+        answer = self._call("apply", self._engine.apply, action, player)
+        self.laid = None
+        if isinstance(answer, Mapping) and set(answer) == {"laid"}:
+            self.laid = self._checked(replies.action_text, answer["laid"], "apply()'s laid")
+            return None
+        return self._checked(replies.reason, answer)
 
     def result(self) -> Mapping[str, Any] | None:
         return self._checked(replies.hand_result, self._call("result", self._engine.result))

@@ -23,12 +23,15 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from . import replies, requests
+from .declarations import DeclarationError, read_plays
 from .engine import (
     PROTOCOL_VERSION,
+    REFUSED,
     EngineFailure,
     EngineInfo,
     EngineRefusal,
     FailureKind,
+    Opening,
 )
 from .pipes import EnginePipes
 from .replies import BadReply, one_line, printable, short, strict_json
@@ -77,6 +80,12 @@ class ProcessEngine(EnginePipes):
         #: How many replies to requests written ahead were read and dropped because the
         #: runner did not ask for them (its case stopped first).
         self.dropped = 0
+        #: The action the engine said it carried out, for the last action it accepted
+        #: (None when it did not say).
+        self.laid: str | None = None
+        #: Whether the match in progress is of a variant the engine plays without
+        #: refusal reasons (``plays``: ``reasons: false``).
+        self._reasonless = False
         super().__init__(command, cwd=cwd)
 
     def meanwhile(self, work: Callable[[], object]) -> None:
@@ -245,10 +254,14 @@ class ProcessEngine(EnginePipes):
         return self._info
 
     def new_match(self, variant: str, options: Mapping[str, str], players: int) -> None:
+        info = self._info
+        self._reasonless = info is not None and not info.declaration(variant).reasons
         self._answer(requests.new_match(variant, options, players), ("ok",))
 
-    def new_hand(self, deal: Mapping[str, Any]) -> None:
-        self._answer(requests.new_hand(deal), ("ok",))
+    def new_hand(self, deal: Mapping[str, Any]) -> Opening | None:
+        reply = self._answer(requests.new_hand(deal), ("ok",))
+        opened = self._checked(replies.opening, reply)
+        return None if opened is None else Opening(*opened)
 
     def _answer(self, request: Request, expected: tuple[str, ...]) -> dict[str, Any]:
         """The reply to ``request``, which must be of one of the ``expected`` types."""
@@ -285,9 +298,13 @@ class ProcessEngine(EnginePipes):
     def apply(self, action: str, player: int | None) -> str | None:
         reply = self._answer(requests.apply(action, player), ("applied", "refused"))
         if reply["type"] == "applied":
+            laid = reply.get("laid")
+            self.laid = None if laid is None else self._checked(replies.action_text, laid, "laid")
             return None
         refused = self._checked(replies.reason, reply.get("reason"))
         if refused is None:
+            if self._reasonless:
+                return REFUSED
             raise self._fail(FailureKind.BAD_REPLY, "a refused reply without its 'reason'")
         return refused
 
@@ -352,11 +369,16 @@ def info_from_hello(reply: Mapping[str, Any], fail: Any) -> EngineInfo:
         problem = declared_variants_problem(variants)
         if problem:
             raise fail(FailureKind.HANDSHAKE, f"hello.variants: {problem}")
+    try:
+        plays = read_plays(reply.get("plays"), variants)
+    except DeclarationError as error:
+        raise fail(FailureKind.HANDSHAKE, f"hello.plays: {error}") from None
     return EngineInfo(
         name=one_line(name[:200]),
         version=one_line(version[:100]),
         protocol=one_line(protocol[:100]),
         variants=variants,
+        plays=plays,
     )
 
 

@@ -151,3 +151,22 @@ def match_totals(value: object) -> dict[str, Any]:
         "hands_won": integers(value["hands_won"], "the match's hands won"),
         "winner": seat_or_none(value["winner"], "the match winner"),
     }
+
+
+def action_text(value: object, what: str) -> str:
+    """An action an engine names (a string of at most 64 characters), or BadReply."""
+    if not isinstance(value, str) or not 0 < len(value) <= 64:
+        raise BadReply(f"{what} must be an action in the notation, got {short(value)}")
+    return value
+
+
+def opening(fields: Mapping[str, Any]) -> tuple[str | None, int | None] | None:
+    """What an engine that opens itself laid (``opened``, ``opener``), or None when it says
+    nothing; BadReply when it says half of it or the wrong types."""
+    if "opened" not in fields and "opener" not in fields:
+        return None
+    if "opened" not in fields or "opener" not in fields:
+        raise BadReply("an opening names both the action laid ('opened') and its seat ('opener')")
+    opened = fields["opened"]
+    laid = None if opened is None else action_text(opened, "the opening laid")
+    return laid, seat_or_none(fields["opener"], "the opener")

@@ -184,7 +184,9 @@ def rule_verdicts(
             source.setdefault(rule_key, _source(rules, rule_key[0]))
     blame = assign(places)
     order = {name: index for index, name in enumerate(BY_NAME)}
+    # every rule counted, or blamed or implicated by what the answers show (the draw order)
     everything = set(held) | set(failed) | set(random_example)
+    everything |= {rule for rule, _random in (*blame.blamed, *blame.implicated)}
     verdicts = [
         RuleVerdict(
             rule=rule,

@@ -23,9 +23,10 @@ import contextlib
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator
 
-from ..rules import Catalog
+from ..rules import Catalog, RulesError
 from .canonical import Mismatch, canonical
 from .cases import Case, Target
+from .declared import not_applicable, stated_deviations
 from .differential import Divergence, differential
 from .engine import (
     PROTOCOL_VERSION,
@@ -232,15 +233,39 @@ class Runner:
         return list(self.each(runs))
 
     def each(self, runs: Iterable[tuple[Case, Target]]) -> Iterator[CaseRun]:
-        """Run the pairs one by one, yielding each verdict as soon as it is known."""
+        """Run the pairs one by one, yielding each verdict as soon as it is known.
+
+        A deviation the engine's declaration states (:mod:`.declared`) comes as a run
+        of its own, before the first case it keeps from being run.
+        """
+        stated: set[str] = set()
         for case, target in runs:
-            yield self.run_case(case, target)
+            run = self.run_case(case, target)
+            if run.verdict is Verdict.SKIP and self.info is not None:
+                declared = self._stated(case, target, stated)
+                if declared is not None:
+                    yield declared
+            yield run
+
+    def _stated(self, case: Case, target: Target, seen: set[str]) -> CaseRun | None:
+        assert self.info is not None
+        try:
+            rules = self.catalog.resolve(target.variant, target.options)
+        except RulesError:
+            return None
+        declaration = self.info.declaration(target.variant)
+        return stated_deviations(declaration, rules, case, target, seen)
 
     def run_case(self, case: Case, target: Target) -> CaseRun:
         """Run one case under one variant."""
         started = time.perf_counter()
         run = CaseRun(
-            case=case.id, target=target, verdict=Verdict.PASS, file=case.file, line=case.line
+            case=case.id,
+            target=target,
+            verdict=Verdict.PASS,
+            file=case.file,
+            line=case.line,
+            players=case.players,
         )
         broken = case.problems_for(target)
         if broken:
@@ -254,13 +279,21 @@ class Runner:
             run.stderr = unavailable.stderr
             return run
         assert self.info is not None
-        unsupported = self.info.supports(target.variant, target.options)
+        rules = self.catalog.resolve(target.variant, target.options)
+        declaration = self.info.declaration(target.variant)
+        unsupported = self.info.supports(
+            target.variant,
+            target.options,
+            players=case.players,
+            defaults={option.name: option.default for option in rules.options},
+        ) or not_applicable(declaration, rules, case)
         if unsupported:
             run.verdict, run.message = Verdict.SKIP, unsupported
             return run
         try:
-            rules = self.catalog.resolve(target.variant, target.options)
-            play_case(engine, case, target, run, rules, fail_fast=self.fail_fast)
+            play_case(
+                engine, case, target, run, rules, fail_fast=self.fail_fast, declared=declaration
+            )
         except Mismatch as mismatch:
             run.deviations.append(
                 Deviation(Check.LEGAL, mismatch.message, mismatch.expected, mismatch.actual, ())

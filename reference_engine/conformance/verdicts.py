@@ -52,6 +52,8 @@ class Check(TextEnum):
     DEAL = "deal"
     NOTATION = "notation"
     REQUEST = "request"
+    #: The engine accepted one action and carried out another.
+    LAID = "laid"
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,11 @@ class CaseRun:
     #: For each rule, how many of the case's expectations testing it held and failed.
     held: Counter[str] = field(default_factory=Counter)
     failed: Counter[str] = field(default_factory=Counter)
+    #: For each rule, how many expectations testing it were not judged, because the
+    #: engine declares it does not do what they need (keep a score, a match, reasons).
+    not_judged: Counter[str] = field(default_factory=Counter)
+    #: How many seats the case deals to (0 when it is not known).
+    players: int = 0
 
     @property
     def variant(self) -> str:

@@ -1,0 +1,203 @@
+"""The record a case run keeps while it is played: the reference on the case's line, and each check.
+
+:class:`Reference` is the reference engine following the case's scripted line,
+to say which rules are at stake at each check (:mod:`.attribution`).
+:class:`Checks` records every expectation of one case run: held, failed (a
+:class:`~.verdicts.Deviation` with its rules, the place and the line that led
+there) or not judged, because the engine's declaration takes it out
+(:func:`unjudged_key`). :class:`Stop` ends a case that cannot go on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..engine.deal import Deal
+from ..engine.hand import Hand
+from ..engine.match import Match
+from ..errors import DealError, IllegalActionError, NotationError
+from ..rules.model import Rules
+from ..rules.vocabulary import TargetUnit
+from . import attribution
+from .attribution import FixedRule, Position, position_text
+from .declarations import Declaration
+from .verdicts import CaseRun, Check, Deviation
+
+
+class Stop(Exception):
+    """The case cannot go on: the engine left the scripted line, or fail-fast."""
+
+
+class Reference:
+    """The reference engine following the case's scripted line, to say which rules are at stake."""
+
+    def __init__(self, rules: Rules, players: int) -> None:
+        self.rules = rules
+        self.match: Match | None = Match(rules, players)
+        self.hand: Hand | None = None
+        #: The rules worked out at the position now, forgotten when it moves.
+        self.known: attribution.Known = {}
+
+    def new_hand(self, deal: Any) -> None:
+        self.known = {}
+        if self.match is None:
+            return
+        try:
+            if self.hand is not None and self.hand.is_over:
+                self.match.close_hand()
+            self.hand = self.match.new_hand(Deal.from_data(dict(deal), self.rules))
+        except (DealError, ValueError):
+            self.match = self.hand = None
+
+    def apply(self, text: str, seat: int | None) -> None:
+        self.known = {}
+        if self.hand is None:
+            return
+        try:
+            self.hand.apply(attribution.parse_action(text), seat)
+        except (IllegalActionError, NotationError):
+            self.hand = None  # the case's line is not the reference's: no more attributions
+
+    @property
+    def position(self) -> Position:
+        return Position(self.rules, self.hand)
+
+    def describe(self) -> str:
+        """The position in the notation: the ends, the hand of the seat to act, the boneyard."""
+        return position_text(self.hand)
+
+
+class Checks:
+    """Records every expectation of one case run: held or not, with its rules."""
+
+    def __init__(
+        self,
+        run: CaseRun,
+        reference: Reference,
+        fail_fast: bool,
+        declaration: Declaration,
+    ) -> None:
+        self.run = run
+        self.reference = reference
+        self.fail_fast = fail_fast
+        self.declaration = declaration
+
+    def unjudged(self, rules: tuple[str, ...] | Callable[[], tuple[str, ...]]) -> None:
+        """An expectation the engine's declaration takes out of the judgement."""
+        named = rules if isinstance(rules, tuple) else rules()
+        self.run.not_judged.update(named or (FixedRule.PROTOCOL.value,))
+
+    def check(
+        self,
+        held: bool,
+        check: Check,
+        rules: tuple[str, ...] | Callable[[], tuple[str, ...]],
+        message: str,
+        expected: Any = None,
+        actual: Any = None,
+    ) -> None:
+        named = rules if isinstance(rules, tuple) else rules()
+        tally = self.run.held if held else self.run.failed
+        tally.update(named)
+        if held:
+            return
+        self.run.deviations.append(
+            Deviation(
+                check=check,
+                message=message,
+                expected=expected,
+                actual=actual,
+                rules=named,
+                hand=self.run.hand,
+                step=self.run.step,
+                history=tuple(self.run.history),
+                position=self.reference.describe(),
+            )
+        )
+        if self.fail_fast:
+            raise Stop
+
+    def keys(
+        self,
+        check: Check,
+        expected: Mapping[str, Any],
+        actual: Mapping[str, Any],
+        rules: Callable[[str], tuple[str, ...]],
+    ) -> None:
+        """Each key of a result or a match state the case gives, against the engine's;
+        a key the engine's declaration leaves out (:func:`unjudged_key`) is not judged."""
+        for key, value in expected.items():
+            if unjudged_key(self.declaration, check, key, self.reference.rules):
+                self.unjudged(rules(key))
+                continue
+            self.check(
+                actual.get(key) == value,
+                check,
+                rules(key),
+                f"{check.value} {key} differs",
+                value,
+                actual.get(key),
+            )
+
+
+    def writing(self, written: list[str], canonical_form: list[str], what: str) -> None:
+        """Engines write actions and ends canonically (notation.md: writers MUST)."""
+        odd = [
+            (text, form) for text, form in zip(written, canonical_form, strict=True) if text != form
+        ]
+        self.check(
+            not odd,
+            Check.NOTATION,
+            (FixedRule.PROTOCOL.value,),
+            f"the engine writes {what} in a form other than the canonical one",
+            [form for _, form in odd],
+            [text for text, _ in odd],
+        )
+
+    def ends(
+        self,
+        written: list[str],
+        expected: tuple[str, ...],
+        rules: tuple[str, ...] | Callable[[], tuple[str, ...]],
+        asked: str | None = None,
+        laid: Callable[[list[str]], str | None] | None = None,
+    ) -> None:
+        """The open ends the engine gives against the case's. When they differ and
+        ``laid`` names the action that leaves them, the engine laid that action instead
+        of the one asked: that is the deviation (a case stops there)."""
+        actual = [" ".join(end.split()) for end in written]
+        self.writing(list(written), actual, "ends")
+        if actual != list(expected) and asked is not None and laid is not None:
+            instead = laid(actual)
+            if instead is not None:
+                self.laid_otherwise(asked, instead, " (by the ends it left)")
+        self.check(
+            actual == list(expected), Check.ENDS, rules, "open ends differ", list(expected), actual
+        )
+
+    def laid_otherwise(self, asked: str, laid: str, how: str = "") -> None:
+        """The engine accepted ``asked`` and carried out ``laid``: one deviation, reported as
+        exactly that (not as a rule of the game), and the case stops."""
+        self.check(
+            False,
+            Check.LAID,
+            (FixedRule.SAME_ACTION.value,),
+            f"the engine accepted {asked} but laid {laid}{how}",
+            asked,
+            laid,
+        )
+        raise Stop
+
+
+def unjudged_key(declaration: Declaration, check: Check, key: str, rules: Rules) -> bool:
+    """Whether a result or match key is out of the judgement of an engine that declares
+    ``declaration``: points and scores without scoring (and a match won on points), any
+    match total without a match."""
+    if check is Check.MATCH and not declaration.matches:
+        return True
+    if declaration.scoring:
+        return False
+    if check is Check.RESULT:
+        return key == "points"
+    return key == "scores" or (key == "winner" and rules.target.unit is TargetUnit.POINTS)

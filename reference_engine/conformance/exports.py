@@ -85,13 +85,17 @@ def write_junit(
             name=f"{verdict.name} ({verdict.section})",
             time="0.0000",
         )
-        if verdict.standing is not Standing.HELD:
+        if verdict.blamed_somewhere:
             message = blame_text(verdict)
             text = "\n".join(rule_lines([verdict]))
             kind = "rule" if verdict.standing is Standing.BROKEN else "implicated"
             ElementTree.SubElement(case, "failure", message=_xml(message), type=kind).text = _xml(
                 text
             )
+        elif verdict.standing is Standing.NOT_JUDGED:
+            ElementTree.SubElement(case, "skipped", message=_xml(blame_text(verdict)))
+        elif not verdict.quiet:
+            ElementTree.SubElement(case, "system-out").text = _xml(blame_text(verdict))
     if summary is not None and summary.random is not None:
         _junit_random(context.suite(suites, "random games"), summary.random)
     for suite in suites:
@@ -238,7 +242,7 @@ def _markdown_rules(verdicts: Sequence[RuleVerdict], stream: TextIO) -> None:
     )
     for verdict in verdicts:
         standing = verdict.standing
-        shown = f"**{standing.value}**" if standing is not Standing.HELD else standing.value
+        shown = f"**{standing.value}**" if verdict.blamed_somewhere else standing.value
         scripted = verdict.blamed or verdict.implicated
         random = verdict.random_blamed or verdict.random_implicated
         stream.write(
@@ -246,7 +250,7 @@ def _markdown_rules(verdicts: Sequence[RuleVerdict], stream: TextIO) -> None:
             f"| {shown} | {scripted} | {random} |\n"
         )
     for verdict in verdicts:
-        if verdict.standing is Standing.HELD:
+        if verdict.quiet:
             continue
         stream.write(f"\n### {_cell(verdict.name)} ({verdict.section})\n\n")
         stream.write(f"{_cell(blame_text(verdict))}.\n\n")

@@ -229,9 +229,9 @@ def _rule_rows(verdicts: Sequence[RuleVerdict], numbers: dict[int, int]) -> list
             run, deviation = verdict.example
             number = numbers.get(id(deviation), 0)
             label = f"{run.case} [{run.target.label()}]"
-        if verdict.standing is Standing.HELD:
+        if not verdict.blamed_somewhere:
             number, label = 0, ""
-        blame = "" if verdict.standing is Standing.HELD else blame_text(verdict)
+        blame = "" if verdict.quiet else blame_text(verdict)
         rows.append(RuleRow(verdict=verdict, example=number, example_label=label, blame=blame))
     return rows
 

@@ -242,19 +242,27 @@ def summary_line(runs: Sequence[CaseRun], summary: RunSummary | None = None) -> 
 
 
 def rules_line(verdicts: Sequence[RuleVerdict]) -> str:
-    """The one-line count of rules: held everywhere, broken (singled out), implicated, cleared.
+    """The one-line count of rules by standing (:class:`~.rulereport.Standing`).
 
     A rule is called broken only when the deviations single it out
     (:mod:`.blame`); a possible cause is implicated; a rule named by a failed
-    expectation that another rule explains is cleared.
+    expectation that another rule explains is cleared, one whose failures only
+    follow an earlier deviation a consequence; a rule the engine's declaration
+    took out entirely is not judged.
     """
     standing = Counter(verdict.standing for verdict in verdicts)
-    cleared = sum(1 for v in verdicts if v.standing is Standing.HELD and v.failed)
-    held = standing[Standing.HELD] - cleared
     broken, implicated = standing[Standing.BROKEN], standing[Standing.IMPLICATED]
-    text = f"rules: {held} held everywhere, {broken} broken, {implicated} implicated"
-    if cleared:
-        text += f", {cleared} cleared"
+    text = (
+        f"rules: {standing[Standing.HELD]} held everywhere, {broken} broken, "
+        f"{implicated} implicated"
+    )
+    for extra, words in (
+        (Standing.CLEARED, "cleared"),
+        (Standing.CONSEQUENCE, "consequences"),
+        (Standing.NOT_JUDGED, "not judged"),
+    ):
+        if standing[extra]:
+            text += f", {standing[extra]} {words}"
     return text + (" (each named above, with its smallest example)" if broken or implicated else "")
 
 

@@ -23,7 +23,15 @@ from ..rules.parameters import BY_NAME, ValueKind, as_text_value
 from ..rules.sources import registry
 from ..rules.vocabulary import TextEnum
 from .attribution import FIXED, FixedRule, section
-from .blame import Key, Place, assign, candidates, case_places, deviation_candidates
+from .blame import (
+    Key,
+    Place,
+    assign,
+    candidates,
+    case_places,
+    deviation_candidates,
+    evidence_flags,
+)
 from .divergences import DifferentialResult, Divergence
 from .verdicts import CaseRun, Check, Deviation, Verdict
 
@@ -32,11 +40,22 @@ _BY_SEAT = frozenset({"pips", "points", "scores", "hands_won"})
 
 
 class Standing(TextEnum):
-    """How a rule stands after a run: singled out, a possible cause, or not blamed."""
+    """How a rule stands after a run.
+
+    A rule is never ``held`` when an expectation naming it failed: it is then
+    ``broken`` (the deviations single it out), ``implicated`` (a possible cause,
+    none singled out), ``cleared`` (a broken rule explains its failures) or a
+    ``consequence`` (its failures only follow an earlier deviation of the same
+    hand). ``not_judged``: every expectation naming it was taken out by what
+    the engine declares.
+    """
 
     BROKEN = "broken"
     IMPLICATED = "implicated"
+    CLEARED = "cleared"
+    CONSEQUENCE = "consequence"
     HELD = "held"
+    NOT_JUDGED = "not_judged"
 
 
 @dataclass(frozen=True)
@@ -60,15 +79,34 @@ class RuleVerdict:
     random_implicated: int = 0
     #: The shortest random game that shows a divergence behind this rule.
     random_example: Divergence | None = None
+    #: Failed expectations that only followed an earlier deviation in the same hand.
+    consequences: int = 0
+    #: Expectations naming this rule that the engine's declaration took out.
+    not_judged: int = 0
 
     @property
     def standing(self) -> Standing:
-        """Broken (singled out), implicated (a possible cause) or held (not blamed)."""
+        """How the rule stands (:class:`Standing`); never held once one of its
+        expectations failed."""
         if self.blamed or self.random_blamed:
             return Standing.BROKEN
         if self.implicated or self.random_implicated:
             return Standing.IMPLICATED
+        if self.failed:
+            return Standing.CONSEQUENCE if self.consequences >= self.failed else Standing.CLEARED
+        if self.not_judged and not self.held:
+            return Standing.NOT_JUDGED
         return Standing.HELD
+
+    @property
+    def blamed_somewhere(self) -> bool:
+        """Whether the rule is broken or implicated (a report shows its example)."""
+        return self.standing in (Standing.BROKEN, Standing.IMPLICATED)
+
+    @property
+    def quiet(self) -> bool:
+        """Whether nothing failed on the rule (held, or not judged)."""
+        return self.standing in (Standing.HELD, Standing.NOT_JUDGED)
 
     @property
     def name(self) -> str:
@@ -82,8 +120,10 @@ class RuleVerdict:
 FIXED_NAMES = {rule.value: FIXED[rule][1] for rule in FixedRule}
 
 
-def value_label(rules: Rules, rule: str) -> str:
-    """The value of ``rule`` under ``rules``, short (empty for a fixed rule)."""
+def value_label(rules: Rules, rule: str, players: int = 0) -> str:
+    """The value of ``rule`` under ``rules``, short (empty for a fixed rule); a number per
+    player count is given for ``players`` alone when they are known (``6 for 3 players``),
+    so the same value is one verdict whichever variant it comes from."""
     parameter = BY_NAME.get(rule)
     if parameter is None:
         return ""
@@ -93,6 +133,11 @@ def value_label(rules: Rules, rule: str) -> str:
     if parameter.kind is ValueKind.MATADOR_MODES:
         return ", ".join(f"{mode.shape.value}/{mode.leaves.match.value}" for mode in value)
     if isinstance(value, PerPlayers):
+        if players:
+            try:
+                return f"{value.entry(players)} for {players} players"
+            except KeyError:
+                pass
         return ", ".join(f"{key} {number}" for key, number in value.as_dict().items())
     if isinstance(value, Target):
         return f"{value.value} {value.unit.value}"
@@ -143,6 +188,8 @@ def rule_verdicts(
 
     held: Counter[Key] = Counter()
     failed: Counter[Key] = Counter()
+    unjudged: Counter[Key] = Counter()
+    after: Counter[Key] = Counter()
     example: dict[Key, tuple[CaseRun, Deviation]] = {}
     source: dict[Key, str] = {}
     places: list[Place] = []
@@ -151,13 +198,16 @@ def rule_verdicts(
             continue
         rules = rules_of(run.target)
 
-        def key(rule: str, rules: Rules = rules) -> Key:
-            return (rule, value_label(rules, rule))
+        def key(rule: str, rules: Rules = rules, players: int = run.players) -> Key:
+            return (rule, value_label(rules, rule, players))
 
-        for tally, counts in ((held, run.held), (failed, run.failed)):
+        for tally, counts in ((held, run.held), (failed, run.failed), (unjudged, run.not_judged)):
             for rule, count in counts.items():
                 tally[key(rule)] += count
                 source.setdefault(key(rule), _source(rules, rule))
+        for deviation, evidence in zip(run.deviations, evidence_flags(run), strict=True):
+            if not evidence:
+                after.update(key(rule) for rule in deviation.rules)
         places.extend(case_places(run, key))
         for deviation in run.deviations:
             for rule in deviation_candidates(deviation):
@@ -177,7 +227,7 @@ def rule_verdicts(
             divergence.position,
             divergence.what,
         )
-        keys = frozenset((rule, value_label(rules, rule)) for rule in names)
+        keys = frozenset((rule, value_label(rules, rule, divergence.players)) for rule in names)
         places.append(Place(keys, random=True))
         for rule_key in keys:
             random_example.setdefault(rule_key, divergence)
@@ -185,7 +235,7 @@ def rule_verdicts(
     blame = assign(places)
     order = {name: index for index, name in enumerate(BY_NAME)}
     # every rule counted, or blamed or implicated by what the answers show (the draw order)
-    everything = set(held) | set(failed) | set(random_example)
+    everything = set(held) | set(failed) | set(random_example) | set(unjudged)
     everything |= {rule for rule, _random in (*blame.blamed, *blame.implicated)}
     verdicts = [
         RuleVerdict(
@@ -201,10 +251,12 @@ def rule_verdicts(
             random_blamed=blame.blamed[((rule, value), True)],
             random_implicated=blame.implicated[((rule, value), True)],
             random_example=random_example.get((rule, value)),
+            consequences=after[(rule, value)],
+            not_judged=unjudged[(rule, value)],
         )
         for rule, value in everything
     ]
-    rank = {Standing.BROKEN: 0, Standing.IMPLICATED: 1, Standing.HELD: 2}
+    rank = {standing: index for index, standing in enumerate(Standing)}
     verdicts.sort(
         key=lambda v: (
             rank[v.standing],
@@ -289,7 +341,25 @@ def deviation_lines(deviation: Deviation) -> list[str]:
 
 def blame_text(verdict: RuleVerdict) -> str:
     """How a rule stands, in words: ``broken: 2 places single it out (1 in random games)``."""
-    if verdict.standing is Standing.BROKEN:
+    standing = verdict.standing
+    if standing is Standing.CLEARED:
+        return (
+            f"cleared: {verdict.failed} failed expectation(s) naming it are explained by "
+            "a broken rule"
+        )
+    if standing is Standing.CONSEQUENCE:
+        return (
+            f"a consequence: its {verdict.failed} failed expectation(s) only follow an "
+            "earlier deviation in the same hand"
+        )
+    if standing is Standing.NOT_JUDGED:
+        return (
+            f"not judged: the engine declares it does not do what its {verdict.not_judged} "
+            "expectation(s) need"
+        )
+    if standing is Standing.HELD:
+        return "held"
+    if standing is Standing.BROKEN:
         what, scripted, random = "broken", verdict.blamed, verdict.random_blamed
         how = "single it out"
     else:
@@ -307,7 +377,7 @@ def rule_lines(verdicts: Sequence[RuleVerdict]) -> list[str]:
     """The per-rule verdict as text: every broken or implicated rule with its smallest example."""
     lines = []
     for verdict in verdicts:
-        if verdict.standing is Standing.HELD:
+        if verdict.quiet:
             continue
         lines.append(
             f"RULE {verdict.name} ({verdict.section}): {blame_text(verdict)}; "
@@ -361,6 +431,8 @@ def rule_data(verdict: RuleVerdict) -> dict[str, Any]:
         "held": verdict.held,
         "failed": verdict.failed,
         "standing": verdict.standing.value,
+        "consequences": verdict.consequences,
+        "not_judged": verdict.not_judged,
         "blamed": verdict.blamed,
         "implicated": verdict.implicated,
         "random_blamed": verdict.random_blamed,

@@ -118,6 +118,7 @@ def test_the_page_lists_every_method_in_the_order_the_runner_knows() -> None:
         "protocol",
         "variants",
         "extra",
+        "plays",
     ]
 
 

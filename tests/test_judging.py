@@ -19,7 +19,8 @@ from shipped import reference_runs, shipped_cases
 
 from reference_engine.conformance.cases import Case
 from reference_engine.conformance.engine import ReferenceEngine
-from reference_engine.conformance.rulereport import Standing, rule_verdicts, shown
+from reference_engine.conformance.rulereport import Standing, rule_verdicts
+from reference_engine.conformance.ruletext import shown
 from reference_engine.conformance.runner import Runner, select
 from reference_engine.conformance.verdicts import CaseRun, Check, Verdict
 from reference_engine.conformance.writers import WRITERS

@@ -219,8 +219,24 @@ def case_places(run: CaseRun, key: Callable[[str], Key]) -> list[Place]:
     return places
 
 
+#: Rules that explain anything about the end of a hand, the turn or the match in general:
+#: a place is laid on one of them only when it names no more specific rule.
+CATCH_ALL = frozenset({FixedRule.END_OF_HAND.value, FixedRule.TURN_ORDER.value, "target"})
+
+
+def specific(candidates: frozenset[Key]) -> frozenset[Key]:
+    """``candidates`` without the catch-all rules, unless nothing else is left."""
+    narrowed = frozenset(key for key in candidates if key[0] not in CATCH_ALL)
+    return narrowed or candidates
+
+
 def assign(places: Sequence[Place]) -> Blame:
-    """Blame the rules every smallest explanation of ``places`` needs; implicate the rest."""
+    """Blame the rules every smallest explanation of ``places`` needs; implicate the rest.
+
+    A catch-all rule (:data:`CATCH_ALL`) is a candidate of a place only when the
+    place names no more specific rule.
+    """
+    places = [Place(specific(place.candidates), place.random) for place in places]
     broken = _essential([place.candidates for place in places if place.candidates])
     blamed: Counter[tuple[Key, bool]] = Counter()
     implicated: Counter[tuple[Key, bool]] = Counter()

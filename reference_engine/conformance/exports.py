@@ -31,13 +31,8 @@ from .report import (
     tally,
     totals,
 )
-from .rulereport import (
-    RuleVerdict,
-    Standing,
-    blame_text,
-    rule_lines,
-    rule_verdicts,
-)
+from .rulereport import RuleVerdict, Standing, rule_verdicts
+from .ruletext import blame_text, rule_lines
 from .verdicts import CaseRun, Verdict
 
 
@@ -256,9 +251,9 @@ def _markdown_rules(verdicts: Sequence[RuleVerdict], stream: TextIO) -> None:
         stream.write(f"{_cell(blame_text(verdict))}.\n\n")
         if verdict.source:
             stream.write(f"Source: {_cell(verdict.source)}\n\n")
-        lines = rule_lines([verdict])[1:]
-        stream.write("```text\n" + "\n".join(line for line in lines if "source:" not in line))
-        stream.write("\n```\n")
+        lines = [line for line in rule_lines([verdict])[1:] if "source:" not in line]
+        if lines:
+            stream.write("```text\n" + "\n".join(lines) + "\n```\n")
 
 
 def _markdown_failures(runs: Sequence[CaseRun], stream: TextIO) -> None:

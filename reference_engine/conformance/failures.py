@@ -26,7 +26,8 @@ from ..rules.sources import titled
 from .attribution import section
 from .divergences import DifferentialResult
 from .randomreport import as_deviation, replay_lines
-from .rulereport import FIXED_NAMES, difference_lines, shown, value_label
+from .rulereport import FIXED_NAMES, value_label
+from .ruletext import difference_lines, shown
 from .verdicts import CaseRun, Deviation, Verdict
 
 #: The verdicts of a run that never reached its expectations.

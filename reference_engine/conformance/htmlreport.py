@@ -46,7 +46,8 @@ from .report import (
     tally,
     totals,
 )
-from .rulereport import FIXED_NAMES, RuleVerdict, Standing, blame_text, rule_verdicts
+from .rulereport import FIXED_NAMES, RuleVerdict, Standing, rule_verdicts
+from .ruletext import blame_text
 from .verdicts import CaseRun, Verdict
 
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"

@@ -17,7 +17,7 @@ from typing import Any
 
 from .attribution import section
 from .divergences import DifferentialResult, Divergence, GameError
-from .rulereport import difference_lines, rules_text
+from .ruletext import difference_lines, rules_text
 from .verdicts import Check, Deviation
 
 

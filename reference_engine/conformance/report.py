@@ -24,15 +24,8 @@ from .cases import SUITE_VERSION
 from .divergences import DifferentialResult
 from .engine import PROTOCOL_VERSION, EngineInfo
 from .randomreport import divergence_data, error_data, random_lines
-from .rulereport import (
-    RuleVerdict,
-    Standing,
-    deviation_data,
-    deviation_lines,
-    rule_data,
-    rule_lines,
-    rule_verdicts,
-)
+from .rulereport import RuleVerdict, Standing, rule_verdicts
+from .ruletext import deviation_data, deviation_lines, rule_data, rule_lines
 from .runner import CaseRun, Verdict
 from .verdicttable import write_verdict_table
 

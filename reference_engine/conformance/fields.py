@@ -13,7 +13,8 @@ when the case checks only the points.
 - ``pips``: the count of hand points (``hand_pips``);
 - ``winner``: a tie by ``tie``; otherwise the end of a hand, and the sides;
 - ``points``: ``points``, ``difference_among_several`` where several lose, and
-  the sides.
+  the sides; narrowed to the one of them that, played with another of its
+  values, scores exactly what the engine scored (the engine plays that value).
 
 The match's fields in the same way: hands won (a tie or a redeal counts for
 nobody), the scores (each hand's points), then the winner (``target``, blamed
@@ -22,14 +23,16 @@ only when the scores and hands won agree).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..engine.hand import Hand
 from ..engine.match import Match
 from ..engine.recordformat import outcome_data
-from ..engine.scoring import sides
+from ..engine.scoring import Outcome, score, sides
 from ..rules.model import Rules
+from ..rules.parameters import BY_NAME
 from .attribution import FixedRule, Position
 
 #: The order in which a hand's result fields depend on one another.
@@ -101,7 +104,34 @@ def result_rules(position: Position, actual: Mapping[str, Any]) -> tuple[str, ..
         return _applicable(rules, "hand_pips")
     if field == "winner":
         return _winner_rules(rules, hand.players, expected, actual)
-    return _points_rules(rules, hand.players)
+    named = _points_rules(rules, hand.players)
+    return _explaining(rules, named, hand.outcome, actual.get("points")) or named
+
+
+def _explaining(
+    rules: Rules, named: tuple[str, ...], outcome: Outcome, points: Any
+) -> tuple[str, ...]:
+    """Those of ``named`` that alone, given another of their values, score exactly
+    ``points`` for the hand the reference scored as ``outcome`` (the pips and the end the
+    same): the engine plays that other value. Empty when none or every one does."""
+    found = []
+    for name in named:
+        parameter = BY_NAME.get(name)
+        if parameter is None or parameter.choices is None:
+            continue
+        for value in parameter.choices:
+            if value == getattr(rules, name):
+                continue
+            changed: dict[str, Any] = {name: value}
+            other = dataclasses.replace(rules, **changed)
+            try:
+                again = score(other, outcome.pips, outcome.termination, outcome.went_out)
+            except ValueError:
+                continue
+            if list(again.points) == points:
+                found.append(name)
+                break
+    return tuple(found) if len(found) < len(named) else ()
 
 
 def match_rules(match: Match | None, actual: Mapping[str, Any]) -> tuple[str, ...] | None:

@@ -31,6 +31,7 @@ from typing import Any, BinaryIO, TextIO
 
 from .. import strictjson
 from .codes import ErrorCode
+from .declarations import as_data, read_plays
 from .engine import PROTOCOL_VERSION, Engine, EngineRefusal, ReferenceEngine
 from .requestcheck import OutOfRange, id_problem, request_problem, shown
 from .requestcheck import protocol_schema as protocol_schema
@@ -67,13 +68,23 @@ def _hello(engine: Engine, request: Mapping[str, Any]) -> dict[str, Any]:
         )
     info = engine.hello()
     variants = None if info.variants is None else {k: dict(v) for k, v in info.variants.items()}
-    return {
+    reply = {
         "type": "hello",
         "name": info.name,
         "version": info.version,
         "protocol": PROTOCOL_VERSION,
         "variants": variants,
     }
+    plays = {
+        variant: as_data(declared)
+        for variant, declared in read_plays(info.plays, info.variants).items()
+        if not declared.ordinary
+    }
+    if plays:
+        reply["plays"] = plays
+    if info.extra:
+        reply["extra"] = dict(info.extra)
+    return reply
 
 
 def _new_match(engine: Engine, request: Mapping[str, Any]) -> dict[str, Any]:
@@ -82,13 +93,17 @@ def _new_match(engine: Engine, request: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _new_hand(engine: Engine, request: Mapping[str, Any]) -> dict[str, Any]:
-    engine.new_hand(request["deal"])
+    opened = engine.new_hand(request["deal"])
+    if isinstance(opened, Mapping):  # an engine that lays its own opening says what it laid
+        return {"type": "ok", "opened": opened.get("opened"), "opener": opened.get("opener")}
     return {"type": "ok"}
 
 
 def _apply(engine: Engine, request: Mapping[str, Any]) -> dict[str, Any]:
-    reason = engine.apply(request["action"], request["player"])
-    return {"type": "applied"} if reason is None else {"type": "refused", "reason": reason}
+    answer = engine.apply(request["action"], request["player"])
+    if isinstance(answer, Mapping):  # accepted, and the engine says what it laid
+        return {"type": "applied", "laid": answer.get("laid")}
+    return {"type": "applied"} if answer is None else {"type": "refused", "reason": answer}
 
 
 HANDLERS: dict[str, Handler] = {

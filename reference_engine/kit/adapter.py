@@ -1,0 +1,394 @@
+"""The adapter kit's base: an existing Matador engine before the suite in a few dozen lines.
+
+An engine author subclasses :class:`Adapter` and fills in what the engine has:
+
+==========================  ==================================================
+``start(table)``            deal a hand: put ``table``'s hands and boneyard in
+                            the engine (or rig its shuffle: :mod:`.rigging`)
+``seat()``                  the seat to act, None once the hand is over
+``moves()``                 the legal actions, as :class:`Move` values; *or*
+``allows(move)``            whether one action is legal (the kit tries every
+                            action the seat could take)
+``play(move, seat)``        carry it out: True (or None) when done, False when
+                            the engine refuses it, a :class:`Move` when it did
+                            another one instead
+``open_ends()``             the open ends: a number for a plain end
+``hand(seat)``              a seat's tiles, as pairs of numbers
+``winner()``                the winning seat or side once the hand is over
+``points()``                optional: what each side scored in the hand
+``termination()``           optional: ``domino``, ``blocked`` or ``redeal``
+``match_winner()``          optional: the side that won the match, if any
+==========================  ==================================================
+
+The kit does the rest: the protocol (:func:`serve`, or in process as it is),
+the notation, the match (its hands, totals and errors), and the declaration of
+what the engine does not do: no ``points()`` is ``scoring: false``, no
+``match_winner()`` is ``matches: false``, refusals without reasons are
+``reasons: false``. Asked (``reasons = "derived"``), it works out reason codes
+from the reference rules, following the engine's line, and says so in the
+handshake (``extra``), so no report takes them for the engine's own.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from ..conformance.codes import ErrorCode
+from ..conformance.declarations import Declaration, read_plays
+from ..conformance.engine import PROTOCOL_VERSION, REFUSED, EngineInfo, EngineRefusal
+from ..engine.actions import Action, AnyAction, Draw, Pass, Play
+from ..errors import NotationError
+from .moves import Move, candidates, tile_of
+
+__all__ = ["Adapter", "Move", "Table", "serve"]
+
+#: Pips of a tile the engine reports (a pair of numbers).
+Pair = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Table:
+    """A hand to deal, as the runner gives it: who plays, what, and with which tiles."""
+
+    variant: str
+    options: Mapping[str, str]
+    players: int
+    #: Each seat's tiles, seat 0 first, as (low, high) pairs.
+    hands: tuple[tuple[Pair, ...], ...]
+    #: The undealt tiles in draw order.
+    boneyard: tuple[Pair, ...]
+    #: The seat the lot names, when the rules use one.
+    designated: int | None
+    #: Which hand of the match this is (0 first).
+    number: int
+    #: The deal exactly as the runner sent it.
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def tiles(self) -> tuple[Pair, ...]:
+        """Every tile of the deal: the hands in seat order, then the boneyard."""
+        return tuple(tile for hand in self.hands for tile in hand) + self.boneyard
+
+
+class Adapter:
+    """The base of an adapter: the :class:`~reference_engine.conformance.engine.Engine`
+    methods, made from the hooks an engine author fills in (see the module's table)."""
+
+    #: What the engine calls itself.
+    name: ClassVar[str] = "an engine behind the adapter kit"
+    version: ClassVar[str] = "0"
+    #: The variants and option values played, as ``hello`` declares them (None: all).
+    variants: ClassVar[Mapping[str, Mapping[str, list[str]]] | None] = None
+    #: What the engine plays beyond that, per variant or ``"*"`` (protocol.md): the
+    #: kit adds ``scoring``, ``matches`` and ``reasons`` from the hooks given.
+    plays: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    #: Whether ``start`` lays the opening tile (it then returns ``(move, seat)``).
+    opens_itself: ClassVar[bool] = False
+    #: ``"engine"``: :meth:`play` returns reason codes (a string) when it refuses;
+    #: ``"none"``: it does not; ``"derived"``: the kit works them out from the
+    #: reference rules, labelled as such.
+    reasons: ClassVar[str] = "none"
+
+    def __init__(self) -> None:
+        self._variant: str | None = None
+        self._options: Mapping[str, str] = {}
+        self._players = 0
+        self._hands = 0
+        self._in_hand = False
+        self._scores: list[int] = []
+        self._won: list[int] = []
+        self._mirror: Any = None
+        self._partners = False
+
+    # ------------------------------------------------------------------ hooks
+
+    def new_game(self, variant: str, options: Mapping[str, str], players: int) -> None:
+        """A match begins (optional): set the engine up for ``players`` players."""
+
+    def start(self, table: Table) -> Any:
+        """Deal ``table`` in the engine; an engine that opens itself returns ``(move, seat)``."""
+        raise NotImplementedError("an adapter deals a hand in start()")
+
+    def seat(self) -> int | None:
+        """The seat to act, or None once the hand is over."""
+        raise NotImplementedError("an adapter says whose turn it is in seat()")
+
+    def moves(self) -> Iterable[AnyAction]:
+        """The legal actions of the seat to act (or give :meth:`allows` instead)."""
+        return [move for move in candidates(self) if self.allows(move)]
+
+    def allows(self, move: AnyAction) -> bool:
+        """Whether ``move`` is legal now (only needed without :meth:`moves`)."""
+        raise NotImplementedError("an adapter gives moves() or allows()")
+
+    def play(self, move: AnyAction, seat: int) -> bool | str | AnyAction | None:
+        """Carry ``move`` out for ``seat``: True or None when done, False (or a reason
+        code) when refused, the action done when it is another one."""
+        raise NotImplementedError("an adapter carries actions out in play()")
+
+    def open_ends(self) -> Sequence[int | str]:
+        """The open ends, L first: a number for a plain end, else as protocol.md writes it."""
+        raise NotImplementedError("an adapter gives the open ends in open_ends()")
+
+    def hand(self, seat: int) -> Iterable[Pair]:
+        """The tiles ``seat`` holds, as pairs of numbers."""
+        raise NotImplementedError("an adapter gives each seat's tiles in hand()")
+
+    def winner(self) -> int | None:
+        """The winning seat (side, in sides) once the hand is over; None for a tie."""
+        raise NotImplementedError("an adapter names the winner in winner()")
+
+    def points(self) -> Sequence[int] | None:
+        """What each side scored in the hand just over (leave it out if the engine has no score)."""
+        return None
+
+    def termination(self) -> str:
+        """``domino``, ``blocked`` or ``redeal``; by default ``domino`` when a seat holds
+        no tile, else ``blocked``."""
+        return "domino" if any(not list(self.hand(s)) for s in range(self._players)) else "blocked"
+
+    def match_winner(self) -> int | None:
+        """The side that has won the match, or None (leave it out if the engine has no match)."""
+        return None
+
+    # ------------------------------------------------------------------ declared
+
+    @classmethod
+    def _overrides(cls, name: str) -> bool:
+        return getattr(cls, name) is not getattr(Adapter, name)
+
+    @classmethod
+    def declaration(cls) -> dict[str, Declaration]:
+        """What ``hello`` declares in ``plays``: the class's own, with what the hooks show."""
+        found = read_plays(cls.plays, cls.variants)
+        general = found.get("*", Declaration())
+        flags = {
+            "scoring": general.scoring and cls._overrides("points"),
+            "matches": general.matches and cls._overrides("match_winner"),
+            "reasons": general.reasons and cls.reasons in ("engine", "derived"),
+            "opens_itself": general.opens_itself or cls.opens_itself,
+        }
+        found["*"] = Declaration(
+            players=general.players,
+            hand_sizes=general.hand_sizes,
+            options=general.options,
+            **flags,
+        )
+        return found
+
+    # ------------------------------------------------------------------ the Engine methods
+
+    def hello(self) -> EngineInfo:
+        extra = {}
+        if type(self).reasons == "derived":
+            extra["reasons"] = "derived from the reference rules by the adapter kit"
+        return EngineInfo(
+            name=self.name,
+            version=self.version,
+            protocol=PROTOCOL_VERSION,
+            variants=self.variants,
+            extra=extra,
+            plays=self.declaration(),
+        )
+
+    def new_match(self, variant: str, options: Mapping[str, str], players: int) -> None:
+        declared = self.variants
+        if declared is not None and variant not in declared:
+            raise EngineRefusal(ErrorCode.UNSUPPORTED, f"{variant} is not played here")
+        self._variant, self._options, self._players = variant, dict(options), players
+        self._partners = players == 4 and _in_sides(variant, options)
+        self._hands, self._in_hand = 0, False
+        self._scores, self._won = [], []
+        self.new_game(variant, dict(options), players)
+
+    def new_hand(self, deal: Mapping[str, Any]) -> Any:
+        if self._variant is None:
+            raise EngineRefusal(ErrorCode.NO_MATCH, "no match yet: start one with new_match")
+        if self._in_hand:
+            if self.seat() is not None:
+                raise EngineRefusal(ErrorCode.HAND_IN_PROGRESS, "the current hand is not over")
+            self._close_hand()
+        if self._overrides("match_winner") and self.match_winner() is not None:
+            raise EngineRefusal(ErrorCode.MATCH_OVER, "the match has been won")
+        table = self._table(deal)
+        opened = self.start(table)
+        self._in_hand, self._hands = True, self._hands + 1
+        self._follow(table)
+        if not type(self).opens_itself:
+            return None
+        if opened is None:
+            return {"opened": None, "opener": None}
+        move, seat = opened
+        self._mirror_apply(move, seat)
+        return {"opened": str(move), "opener": seat}
+
+    def _table(self, deal: Mapping[str, Any]) -> Table:
+        try:
+            hands = tuple(tuple(tile_of(text) for text in hand) for hand in deal["hands"])
+            boneyard = tuple(tile_of(text) for text in deal.get("boneyard") or ())
+        except (KeyError, TypeError, NotationError) as error:
+            raise EngineRefusal(ErrorCode.BAD_DEAL, f"the deal cannot be read: {error}") from None
+        if len(hands) != self._players:
+            raise EngineRefusal(
+                ErrorCode.BAD_DEAL, f"{len(hands)} hands for {self._players} players"
+            )
+        assert self._variant is not None
+        return Table(
+            variant=self._variant,
+            options=self._options,
+            players=self._players,
+            hands=hands,
+            boneyard=boneyard,
+            designated=deal.get("designated"),
+            number=self._hands,
+            data=dict(deal),
+        )
+
+    def _need_hand(self) -> None:
+        if self._variant is None:
+            raise EngineRefusal(ErrorCode.NO_MATCH, "no match yet: start one with new_match")
+        if not self._in_hand:
+            raise EngineRefusal(ErrorCode.NO_HAND, "no hand yet: start one with new_hand")
+
+    def legal(self) -> list[str]:
+        self._need_hand()
+        if self.seat() is None:
+            return []
+        return list(dict.fromkeys(str(move) for move in self.moves()))
+
+    def ends(self) -> list[str]:
+        self._need_hand()
+        return [str(end) for end in self.open_ends()]
+
+    def to_act(self) -> int | None:
+        self._need_hand()
+        return self.seat()
+
+    def apply(self, action: str, player: int | None) -> Any:
+        self._need_hand()
+        if player is not None and not 0 <= player < self._players:
+            raise EngineRefusal(ErrorCode.NO_SUCH_SEAT, f"seat {player} is not in this match")
+        try:
+            move = Action.parse(action)
+        except NotationError as error:
+            raise EngineRefusal(ErrorCode.BAD_NOTATION, str(error)) from None
+        seat = self.seat()
+        if seat is None:
+            return self._reason(move, player, "hand_over")
+        if player is not None and player != seat:
+            return self._reason(move, player, "not_your_turn")
+        done = self.play(move, seat)
+        if done is False or isinstance(done, str):
+            return self._reason(move, seat, done if isinstance(done, str) else None)
+        laid = done if isinstance(done, (Play, Draw, Pass)) else move
+        self._mirror_apply(laid, seat)
+        return {"laid": str(laid)} if laid != move else None
+
+    def result(self) -> Mapping[str, Any] | None:
+        self._need_hand()
+        if self.seat() is not None:
+            return None
+        pips = [sum(a + b for a, b in self.hand(seat)) for seat in range(self._players)]
+        points = self.points() if self._overrides("points") else None
+        termination = self.termination()
+        winner = None if termination == "redeal" else self.winner()
+        return {
+            "termination": termination,
+            "winner": winner,
+            "pips": pips,
+            "points": list(points) if points is not None else [0] * self._sides(),
+        }
+
+    def match_state(self) -> Mapping[str, Any]:
+        if self._variant is None:
+            raise EngineRefusal(ErrorCode.NO_MATCH, "no match yet: start one with new_match")
+        if self._in_hand and self.seat() is None:
+            self._close_hand()
+        sides = self._sides()
+        scores = (self._scores + [0] * sides)[:sides]
+        won = (self._won + [0] * sides)[:sides]
+        winner = self.match_winner() if self._overrides("match_winner") else None
+        return {"scores": scores, "hands_won": won, "winner": winner}
+
+    def close(self) -> None:
+        self._variant = None
+
+    # ------------------------------------------------------------------ the match
+
+    def _sides(self) -> int:
+        """How many sides score: two in a partnership game, else one per seat."""
+        return 2 if self._partners else self._players
+
+    def _close_hand(self) -> None:
+        """Add the hand just over to the match totals (once)."""
+        if not self._in_hand:
+            return
+        result = self.result()
+        self._in_hand = False
+        if result is None:
+            return
+        sides = self._sides()
+        self._scores = (self._scores + [0] * sides)[:sides]
+        self._won = (self._won + [0] * sides)[:sides]
+        for side, points in enumerate(result["points"][:sides]):
+            self._scores[side] += points
+        if result["winner"] is not None and 0 <= result["winner"] < sides:
+            self._won[result["winner"]] += 1
+
+    # ------------------------------------------------------------------ reasons
+
+    def _follow(self, table: Table) -> None:
+        """Start the reference's copy of the hand, when reasons are derived from it."""
+        self._mirror = None
+        if type(self).reasons != "derived":
+            return
+        from ..engine.deal import Deal
+        from ..engine.hand import Hand
+        from ..rules import Catalog
+
+        try:
+            rules = Catalog.shipped().resolve(table.variant, dict(table.options))
+            self._mirror = Hand(rules, Deal.from_data(dict(table.data), rules))
+        except Exception:  # a deal or variant the reference does not take: no reasons
+            self._mirror = None
+
+    def _mirror_apply(self, move: AnyAction, seat: int) -> None:
+        if self._mirror is None:
+            return
+        try:
+            self._mirror.apply(move, seat)
+        except Exception:  # the engine left the reference's line: no more reasons
+            self._mirror = None
+
+    def _reason(self, move: AnyAction, seat: int | None, given: str | None) -> str:
+        if given is not None and type(self).reasons == "engine":
+            return given
+        if self._mirror is not None:
+            from ..errors import IllegalActionError
+
+            try:
+                self._mirror.verify(move, seat)
+            except IllegalActionError as error:
+                return error.reason.value
+        return given or REFUSED
+
+
+def serve(factory: type[Adapter] | Any, *, stdin: Any = None, stdout: Any = None) -> int:
+    """Answer the protocol on standard input and output with the adapter ``factory`` makes."""
+    from ..conformance.server import serve as answer_lines
+
+    return answer_lines(stdin or sys.stdin, stdout or sys.stdout, factory())
+
+
+def _in_sides(variant: str, options: Mapping[str, str]) -> bool:
+    """Whether ``variant`` with ``options`` is played two against two (by its rules)."""
+    from ..rules import Catalog, RulesError
+
+    try:
+        rules = Catalog.shipped().resolve(variant, dict(options))
+    except RulesError:
+        return False
+    return rules.partnership.value == "two_vs_two"

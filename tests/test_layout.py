@@ -21,7 +21,9 @@ MODULES = sorted(PACKAGE.rglob("*.py"))
 MOST_LINES = 450
 
 #: The subpackages and the top-level modules, each one job.
-SUBPACKAGES = {"cli", "conformance", "disputes", "engine", "rules", "sheets", "simulate", "site"}
+SUBPACKAGES = {
+    "cli", "conformance", "disputes", "engine", "kit", "rules", "sheets", "simulate", "site"
+}
 TOP_LEVEL = {
     "__init__.py",
     "errors.py",

@@ -88,7 +88,7 @@ def opening_rules(position: Position) -> tuple[str, ...]:
         opening = {table.tiles[index] for index in table.opening_doubles}
         if not any(tile in opening for tiles in held for tile in tiles):
             what.add(Decides.NO_DOUBLE)
-    return _deciding(rules, *what)
+    return deciding_rules(rules, *what)
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,7 @@ def _applicable(rules: Rules, names: Iterable[str]) -> tuple[str, ...]:
 _DECIDING: dict[int, tuple[Rules, dict[frozenset[Decides], tuple[str, ...]]]] = {}
 
 
-def _deciding(rules: Rules, *what: Decides) -> tuple[str, ...]:
+def deciding_rules(rules: Rules, *what: Decides) -> tuple[str, ...]:
     """The rules that decide any of ``what`` and apply under ``rules``, in the order of the
     specification; remembered, as every check of a run asks (rules are immutable)."""
     entry = _DECIDING.get(id(rules))
@@ -203,28 +203,28 @@ def _action_rules(position: Position, text: str, known: Known) -> tuple[str, ...
 
 def _kind_rules(hand: Hand, rules: Rules, action: AnyAction) -> tuple[str, ...]:
     if hand.phase is Phase.OPENING:  # a draw: the opening's other plays are asked above
-        return _deciding(rules, Decides.NO_DOUBLE)
+        return deciding_rules(rules, Decides.NO_DOUBLE)
     what: set[Decides] = set()
     if hand.opener == hand.current and len(hand.history) == 1:
         what.add(Decides.FORCED_TURN)
     drew = hand.drawn_this_turn is not None
     if isinstance(action, Draw):
         what |= {Decides.DRAW, Decides.SECOND_DRAW} if drew else {Decides.DRAW}
-        return _deciding(rules, *what)
+        return deciding_rules(rules, *what)
     if drew:
         what.add(Decides.AFTER_DRAW)
     if isinstance(action, Pass):
         what.add(Decides.PASS)
-        return _deciding(rules, *what)
+        return deciding_rules(rules, *what)
     assert isinstance(action, Play)
     if rules.is_matador(*action.tile):
-        return _deciding(rules, *what, Decides.MATADOR)
+        return deciding_rules(rules, *what, Decides.MATADOR)
     on_matador_end = action.end is not None and action.end < len(hand.ends)
     if on_matador_end and not hand.ends[action.end or 0].is_plain:
         what.add(Decides.MATADOR)  # the end a matador left decides
     if action.tile.is_double:
         what.add(Decides.DOUBLE)
-    return (*_deciding(rules, *what), FixedRule.SUM_RULE.value)
+    return (*deciding_rules(rules, *what), FixedRule.SUM_RULE.value)
 
 
 def legal_rules(
@@ -249,9 +249,9 @@ def to_act_rules(position: Position) -> tuple[str, ...]:
     if hand.phase is Phase.OPENING:
         return opening_rules(position)
     if hand.opener == hand.current and len(hand.history) == 1:
-        return _deciding(rules, Decides.FORCED_TURN)
+        return deciding_rules(rules, Decides.FORCED_TURN)
     if hand.drawn_this_turn is not None:
-        return _deciding(rules, Decides.SECOND_DRAW, Decides.AFTER_DRAW)
+        return deciding_rules(rules, Decides.SECOND_DRAW, Decides.AFTER_DRAW)
     return (FixedRule.TURN_ORDER.value,)
 
 
@@ -299,13 +299,13 @@ def result_rules(position: Position, key: str) -> tuple[str, ...]:
             what.add(Decides.SEVERAL_LOSERS)
         if outcome is not None and outcome.winner is None:
             what.add(Decides.TIE)
-    named = _deciding(rules, *what)
+    named = deciding_rules(rules, *what)
     return (*named, FixedRule.END_OF_HAND.value) if key in ("termination", "winner") else named
 
 
 def match_rules(rules: Rules, key: str) -> tuple[str, ...]:
     """The rules behind ``key`` of the match's state."""
-    return _deciding(rules, *MATCH_DECIDED.get(key, (Decides.MATCH_WINNER,)))
+    return deciding_rules(rules, *MATCH_DECIDED.get(key, (Decides.MATCH_WINNER,)))
 
 
 def section(rule: str) -> str:

@@ -14,7 +14,7 @@ says more, per variant id or for every variant (``"*"``):
   checks that need them are not judged (and the verdict says so);
 - ``reasons: false``: a refused action is judged on its refusal alone;
 - ``opens_itself: true``: it lays the opening tile while dealing, and the
-  reply to ``new_hand`` names what it laid (``opened``, ``opener``).
+  reply to ``new_hand`` names what it laid (``opened``, ``opened_by``).
 
 :func:`read_plays` checks the field's shape for both transports;
 :class:`Declaration` answers what a run needs to know of it.

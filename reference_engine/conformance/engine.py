@@ -166,7 +166,7 @@ class Engine(Protocol):
         """Start the next hand of the match from an explicit deal.
 
         An engine that lays the opening tile itself returns what it laid,
-        ``{"opened": "6-6", "opener": 1}``; every other engine returns None.
+        ``{"opened": "6-6", "opened_by": 1}``; every other engine returns None.
         """
 
     def legal(self) -> list[str]:

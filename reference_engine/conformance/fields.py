@@ -31,9 +31,10 @@ from ..engine.hand import Hand
 from ..engine.match import Match
 from ..engine.recordformat import outcome_data
 from ..engine.scoring import Outcome, score, sides
+from ..rules.kinds import Decides
 from ..rules.model import Rules
 from ..rules.parameters import BY_NAME
-from .attribution import FixedRule, Position
+from .attribution import FixedRule, Position, deciding_rules
 
 #: The order in which a hand's result fields depend on one another.
 RESULT_ORDER = ("termination", "pips", "winner", "points")
@@ -54,17 +55,14 @@ def _partners(rules: Rules, players: int) -> tuple[str, ...]:
 
 
 def redeal_rules(rules: Rules, hand: Hand | None) -> tuple[str, ...]:
-    """The rules that decide whether a hand is dealt again: ``nobody_has_double``, and what
-    makes a double held an opening double (the double blank, the top double alone)."""
-    found = ["nobody_has_double"]
+    """The rules that decide whether a hand is dealt again: what is done when nobody holds
+    an opening double, and, when the double blank is held, whether it counts as one."""
+    what = {Decides.NO_DOUBLE}
     if hand is not None:
-        held = [tile for seat in range(hand.players) for tile in hand.hand_of(seat)]
-        doubles = [tile for tile in held if tile.is_double]
-        if any(tile.high == 0 for tile in doubles):
-            found.append("double_blank_opens")
-        if rules.opener.value == "top_double" and doubles:
-            found.append("opener")
-    return _applicable(rules, *found) or ("nobody_has_double",)
+        held = (tile for seat in range(hand.players) for tile in hand.hand_of(seat))
+        if any(tile.is_double and tile.high == 0 for tile in held):
+            what.add(Decides.DOUBLE_BLANK)
+    return deciding_rules(rules, *what)
 
 
 def _winner_rules(rules: Rules, players: int, expected: Any, actual: Any) -> tuple[str, ...]:

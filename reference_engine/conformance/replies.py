@@ -161,12 +161,12 @@ def action_text(value: object, what: str) -> str:
 
 
 def opening(fields: Mapping[str, Any]) -> tuple[str | None, int | None] | None:
-    """What an engine that opens itself laid (``opened``, ``opener``), or None when it says
-    nothing; BadReply when it says half of it or the wrong types."""
-    if "opened" not in fields and "opener" not in fields:
+    """What an engine that opens itself laid (``opened``, ``opened_by``), or None when it
+    says nothing; BadReply when it says half of it or the wrong types."""
+    if "opened" not in fields and "opened_by" not in fields:
         return None
-    if "opened" not in fields or "opener" not in fields:
-        raise BadReply("an opening names both the action laid ('opened') and its seat ('opener')")
+    if "opened" not in fields or "opened_by" not in fields:
+        raise BadReply("an opening names the action laid ('opened') and its seat ('opened_by')")
     opened = fields["opened"]
     laid = None if opened is None else action_text(opened, "the opening laid")
-    return laid, seat_or_none(fields["opener"], "the opener")
+    return laid, seat_or_none(fields["opened_by"], "the seat that opened")

@@ -95,7 +95,7 @@ def _new_match(engine: Engine, request: Mapping[str, Any]) -> dict[str, Any]:
 def _new_hand(engine: Engine, request: Mapping[str, Any]) -> dict[str, Any]:
     opened = engine.new_hand(request["deal"])
     if isinstance(opened, Mapping):  # an engine that lays its own opening says what it laid
-        return {"type": "ok", "opened": opened.get("opened"), "opener": opened.get("opener")}
+        return {"type": "ok", "opened": opened.get("opened"), "opened_by": opened.get("opened_by")}
     return {"type": "ok"}
 
 

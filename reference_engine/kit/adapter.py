@@ -220,10 +220,10 @@ class Adapter:
         if not type(self).opens_itself:
             return None
         if opened is None:
-            return {"opened": None, "opener": None}
+            return {"opened": None, "opened_by": None}
         move, seat = opened
         self._mirror_apply(move, seat)
-        return {"opened": str(move), "opener": seat}
+        return {"opened": str(move), "opened_by": seat}
 
     def _table(self, deal: Mapping[str, Any]) -> Table:
         try:

@@ -781,8 +781,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "protocol",
         "conformance/server.py",
         "The server applies every action for the seat to act, ignoring the request's player.",
-        'reason = engine.apply(request["action"], request["player"])',
-        'reason = engine.apply(request["action"], None)',
+        'answer = engine.apply(request["action"], request["player"])',
+        'answer = engine.apply(request["action"], None)',
     ),
     Mutant(
         "plain-end-written-long",

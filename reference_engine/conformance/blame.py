@@ -65,6 +65,9 @@ class Place:
     candidates: frozenset[Key]
     #: Found by a random game (else by a case).
     random: bool = False
+    #: Where it was found, when several facts were found at one place (the actions of
+    #: one legal set in dispute): a rule is blamed once per place, not per fact.
+    where: object = None
 
 
 @dataclass(frozen=True)
@@ -204,18 +207,41 @@ def case_places(run: CaseRun, key: Callable[[str], Key]) -> list[Place]:
         if evidence:
             where = (deviation.hand or 0, deviation.step, deviation.check is Check.MATCH)
             grouped.setdefault(where, []).append(deviation)
-    places = []
-    for deviations in grouped.values():
-        sets = [_named(d.check, d.rules, d.expected, d.actual) for d in deviations]
-        names = frozenset.intersection(*sets) or frozenset.union(*sets)
-        if names != _ENDED:
-            names |= frozenset().union(
+    places: list[Place] = []
+    for (hand, step, match), deviations in grouped.items():
+        spot = (run.case, run.target.label(), hand, step, match)
+        ended = [_named(d.check, d.rules, d.expected, d.actual) == _ENDED for d in deviations]
+        drawn: frozenset[str] = frozenset()
+        if not all(ended):
+            drawn = frozenset().union(
                 *(
                     _drawn(d.check, d.history, d.expected, d.actual, d.position, d.message)
                     for d in deviations
                 )
             )
-        places.append(Place(frozenset(key(name) for name in names)))
+        # each action of a legal set in dispute is a fact of its own, with its own rules;
+        # the other deviations of the place share one cause
+        # (not when another seat is to act: the engine then answers for that seat, one cause)
+        other_seat = any(d.check is Check.TO_ACT for d in deviations)
+        whole = [
+            d
+            for d, end in zip(deviations, ended, strict=True)
+            if end or other_seat or not d.facets
+        ]
+        for d in deviations:
+            if any(d is kept for kept in whole):
+                continue
+            places.extend(
+                Place(frozenset(key(name) for name in frozenset(facet) | drawn), where=spot)
+                for facet in d.facets
+                if facet
+            )
+        if whole:
+            sets = [_named(d.check, d.rules, d.expected, d.actual) for d in whole]
+            names = frozenset.intersection(*sets) or frozenset.union(*sets)
+            if names != _ENDED:
+                names |= drawn
+            places.append(Place(frozenset(key(name) for name in names), where=spot))
     return places
 
 
@@ -236,13 +262,20 @@ def assign(places: Sequence[Place]) -> Blame:
     A catch-all rule (:data:`CATCH_ALL`) is a candidate of a place only when the
     place names no more specific rule.
     """
-    places = [Place(specific(place.candidates), place.random) for place in places]
+    places = [
+        Place(specific(place.candidates), place.random, place.where) for place in places
+    ]
     broken = _essential([place.candidates for place in places if place.candidates])
     blamed: Counter[tuple[Key, bool]] = Counter()
     implicated: Counter[tuple[Key, bool]] = Counter()
-    for place in places:
+    counted: set[tuple[Key, bool, object]] = set()
+    for index, place in enumerate(places):
         hit = place.candidates & broken
+        where = index if place.where is None else place.where
         for rule in hit or place.candidates:
+            if (rule, hit == frozenset(), where) in counted:
+                continue
+            counted.add((rule, hit == frozenset(), where))
             (blamed if hit else implicated)[(rule, place.random)] += 1
     return Blame(broken, blamed, implicated)
 

@@ -96,7 +96,10 @@ class Checks:
         message: str,
         expected: Any = None,
         actual: Any = None,
+        facets: Callable[[], tuple[tuple[str, ...], ...]] | None = None,
     ) -> None:
+        """Count one expectation under its rules; one that failed becomes a deviation
+        (``facets``: the rules behind each part of it, when its parts are separate facts)."""
         named = rules if isinstance(rules, tuple) else rules()
         tally = self.run.held if held else self.run.failed
         tally.update(named)
@@ -113,6 +116,7 @@ class Checks:
                 step=self.run.step,
                 history=tuple(self.run.history),
                 position=self.reference.describe(),
+                facets=() if facets is None else facets(),
             )
         )
         if self.fail_fast:

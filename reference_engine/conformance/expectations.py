@@ -267,6 +267,14 @@ def _held_rules(
 _rules = attribution.legal_rules
 
 
+def _facets(
+    position: Position, actions: set[str], known: attribution.Known
+) -> tuple[tuple[str, ...], ...]:
+    """The rules behind each action in dispute: each is a fact of its own to explain
+    (a play left out and a draw offered may be two rules broken, or one)."""
+    return tuple(attribution.action_rules(position, action, known) for action in sorted(actions))
+
+
 def _check_legal(
     engine: Engine, step: Step, position: Position, checks: Checks, known: attribution.Known
 ) -> None:
@@ -288,6 +296,7 @@ def _check_legal(
             "legal actions differ",
             sorted(expected),
             sorted(actual),
+            facets=lambda: _facets(position, disputed, known),
         )
     if step.includes:
         missing = canonical_set(step.includes, "the case") - actual
@@ -298,6 +307,7 @@ def _check_legal(
             "actions that must be legal are not",
             sorted(missing),
             sorted(actual),
+            facets=lambda: _facets(position, missing, known),
         )
     if step.excludes:
         present = canonical_set(step.excludes, "the case") & actual
@@ -308,6 +318,7 @@ def _check_legal(
             "actions that must not be legal are",
             [],
             sorted(present),
+            facets=lambda: _facets(position, present, known),
         )
 
 

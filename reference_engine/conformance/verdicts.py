@@ -72,6 +72,9 @@ class Deviation:
     history: tuple[str, ...] = ()
     #: The position at the step, in the notation (ends, the hand to act, the boneyard).
     position: str = ""
+    #: The rules behind each part of the deviation that is a fact of its own (each
+    #: action of a legal set in dispute); empty when the deviation is one fact.
+    facets: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass

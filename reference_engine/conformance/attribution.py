@@ -205,7 +205,7 @@ def _kind_rules(hand: Hand, rules: Rules, action: AnyAction) -> tuple[str, ...]:
     if hand.phase is Phase.OPENING:  # a draw: the opening's other plays are asked above
         return deciding_rules(rules, Decides.NO_DOUBLE)
     what: set[Decides] = set()
-    if hand.opener == hand.current and len(hand.history) == 1:
+    if _opener_goes_on(hand):
         what.add(Decides.FORCED_TURN)
     drew = hand.drawn_this_turn is not None
     if isinstance(action, Draw):
@@ -239,6 +239,13 @@ def legal_rules(
     return _sorted(found)
 
 
+def _opener_goes_on(hand: Hand) -> bool:
+    """Whether the opener is to act right after laying the opening tile (SPEC 6.5), the
+    opening being the last action (draws for a double may come before it)."""
+    last = hand.history[-1] if hand.history else None
+    return hand.opener == hand.current and isinstance(last, Play) and last.end is None
+
+
 def to_act_rules(position: Position) -> tuple[str, ...]:
     """The rules that decide who is to act at ``position``."""
     hand, rules = position.hand, position.rules
@@ -248,7 +255,7 @@ def to_act_rules(position: Position) -> tuple[str, ...]:
         return (FixedRule.END_OF_HAND.value,)
     if hand.phase is Phase.OPENING:
         return opening_rules(position)
-    if hand.opener == hand.current and len(hand.history) == 1:
+    if _opener_goes_on(hand):
         return deciding_rules(rules, Decides.FORCED_TURN)
     if hand.drawn_this_turn is not None:
         return deciding_rules(rules, Decides.SECOND_DRAW, Decides.AFTER_DRAW)
@@ -321,14 +328,20 @@ def is_rule(name: str) -> bool:
 
 
 def position_text(hand: Hand | None) -> str:
-    """A position in the notation: the ends, the hand of the seat to act, the boneyard."""
+    """A position in the notation: the ends, the hand of the seat to act (and which of its
+    tiles it drew this hand), the boneyard."""
     if hand is None:
         return ""
     if hand.is_over:
         return "the hand is over"
     ends = " ".join(f"{end_name(n)}:{end.notation}" for n, end in enumerate(hand.ends))
-    held = " ".join(str(tile) for tile in hand.hand_of(hand.current))
+    tiles = hand.hand_of(hand.current)
+    held = " ".join(str(tile) for tile in tiles)
     parts = [f"ends {ends}" if ends else "no tile down yet"]
     parts.append(f"seat {hand.current} to act holds {held}")
+    dealt = set(hand.deal.hands[hand.current]) if hand.current < len(hand.deal.hands) else set()
+    drawn = [str(tile) for tile in tiles if tile not in dealt]
+    if drawn:
+        parts.append(f"drew {' '.join(drawn)}")
     parts.append(f"boneyard {hand.boneyard_count}")
     return "; ".join(parts)

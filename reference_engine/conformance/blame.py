@@ -98,15 +98,17 @@ def candidates(
     actual: Any,
     position: str = "",
     what: str = "",
+    holds: tuple[str, ...] | None = None,
 ) -> frozenset[str]:
     """The rules that could explain one deviation, narrowed or widened by what the answer shows.
 
-    ``what`` is the check in words (``result pips differs``).
+    ``what`` is the check in words (``result pips differs``); ``holds`` what the
+    engine said the seat to act holds, when it was asked.
     """
     names = _named(check, rules, expected, actual)
     if names == _ENDED:
         return names
-    return names | _drawn(check, history, expected, actual, position, what)
+    return names | _drawn(check, history, expected, actual, position, what, holds)
 
 
 _ENDED = frozenset({FixedRule.END_OF_HAND.value})
@@ -118,14 +120,24 @@ def _named(check: Check, rules: Iterable[str], expected: Any, actual: Any) -> fr
 
 
 def _drawn(
-    check: Check, history: Sequence[str], expected: Any, actual: Any, position: str, what: str
+    check: Check,
+    history: Sequence[str],
+    expected: Any,
+    actual: Any,
+    position: str,
+    what: str,
+    holds: tuple[str, ...] | None = None,
 ) -> frozenset[str]:
     """The deal's draw order, when after a draw the engine's answer shows another hand.
 
     Pips left in hand that differ after a draw may be other tiles drawn as well.
+    When the engine said what the seat holds (``holds``), that settles it.
     """
     if "draw" not in history:
         return frozenset()
+    if holds is not None:
+        held = tuple(sorted(position.partition(" holds ")[2].partition(";")[0].split()))
+        return frozenset() if holds == held else frozenset({FixedRule.DEAL.value})
     if other_hand(check, expected, actual, position) or (
         check is Check.RESULT and "pips" in what.split()
     ):
@@ -161,7 +173,9 @@ def other_hand(check: Check, expected: Any, actual: Any, position: str) -> bool:
     offered = _tiles(actual)
     if held and offered - held:
         return True
-    return check is not Check.EXCLUDES and bool(_tiles(expected) - offered)
+    # a tile the engine does not offer is another tile drawn only if the seat drew it
+    drawn = set(position.partition("; drew ")[2].partition(";")[0].split())
+    return check is not Check.EXCLUDES and bool((_tiles(expected) - offered) & drawn)
 
 
 def deviation_candidates(deviation: Deviation) -> frozenset[str]:
@@ -174,23 +188,27 @@ def deviation_candidates(deviation: Deviation) -> frozenset[str]:
         deviation.actual,
         deviation.position,
         deviation.message,
+        deviation.holds,
     )
 
 
 def evidence_flags(run: CaseRun) -> list[bool]:
     """For each deviation of ``run``, whether it is evidence, not a consequence."""
-    first_in_hand: dict[int, tuple[int, int, int]] = {}
+    first_in_hand: dict[tuple[int, int], tuple[int, int, int]] = {}
     first_any: tuple[int, int, int] | None = None
     evidence = []
     for deviation in run.deviations:
         hand = deviation.hand or 0
         step = deviation.step if deviation.step is not None else 1 << 30
         point = (hand, step, 1 if deviation.check is Check.MATCH else 0)
+        # a step the case was played again without starts the hand afresh: the engine
+        # was put back on the case's line there
+        stretch = (hand, sum(1 for h, s in run.resumed if h == hand and s is not None and s < step))
         if deviation.check is Check.MATCH:
             is_evidence = first_any is None or first_any == point
         else:
-            is_evidence = first_in_hand.get(hand, point) == point
-        first_in_hand.setdefault(hand, point)
+            is_evidence = first_in_hand.get(stretch, point) == point
+        first_in_hand.setdefault(stretch, point)
         first_any = first_any or point
         evidence.append(is_evidence)
     return evidence
@@ -215,7 +233,9 @@ def case_places(run: CaseRun, key: Callable[[str], Key]) -> list[Place]:
         if not all(ended):
             drawn = frozenset().union(
                 *(
-                    _drawn(d.check, d.history, d.expected, d.actual, d.position, d.message)
+                    _drawn(
+                        d.check, d.history, d.expected, d.actual, d.position, d.message, d.holds
+                    )
                     for d in deviations
                 )
             )

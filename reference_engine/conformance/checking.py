@@ -26,7 +26,17 @@ from .verdicts import CaseRun, Check, Deviation
 
 
 class Stop(Exception):
-    """The case cannot go on: the engine left the scripted line, or fail-fast."""
+    """The case cannot go on: the engine left the scripted line, or fail-fast.
+
+    ``skip`` is set when the case can go on past it all the same, played again
+    from its start without that one attempt: the engine accepted an action the
+    case tries only to see it refused (``(hand, step)``), or a deal it tries only
+    to see refused (``(hand, None)``).
+    """
+
+    def __init__(self, skip: tuple[int, int | None] | None = None) -> None:
+        super().__init__()
+        self.skip = skip
 
 
 class Reference:
@@ -82,9 +92,23 @@ class Checks:
         self.reference = reference
         self.fail_fast = fail_fast
         self.declaration = declaration
+        #: How many expectations were met (checked or not judged) so far, and how many
+        #: of the first ones to leave uncounted: those a replay of the case meets again.
+        self.met = 0
+        self.quiet = 0
+        #: Asks the engine what the seat to act holds (at the step being checked, before
+        #: its act), for a deviation after a draw; its answer is kept for the step.
+        self.probe: Callable[[], tuple[str, ...] | None] | None = None
+
+    def counted(self) -> bool:
+        """Meet one more expectation; whether it counts (it is not one met again)."""
+        self.met += 1
+        return self.met > self.quiet
 
     def unjudged(self, rules: tuple[str, ...] | Callable[[], tuple[str, ...]]) -> None:
         """An expectation the engine's declaration takes out of the judgement."""
+        if not self.counted():
+            return
         named = rules if isinstance(rules, tuple) else rules()
         self.run.not_judged.update(named or (FixedRule.PROTOCOL.value,))
 
@@ -100,6 +124,8 @@ class Checks:
     ) -> None:
         """Count one expectation under its rules; one that failed becomes a deviation
         (``facets``: the rules behind each part of it, when its parts are separate facts)."""
+        if not self.counted():
+            return
         named = rules if isinstance(rules, tuple) else rules()
         tally = self.run.held if held else self.run.failed
         tally.update(named)
@@ -117,10 +143,21 @@ class Checks:
                 history=tuple(self.run.history),
                 position=self.reference.describe(),
                 facets=() if facets is None else facets(),
+                holds=self._holds(check),
             )
         )
         if self.fail_fast:
             raise Stop
+
+    def _holds(self, check: Check) -> tuple[str, ...] | None:
+        """What the engine says the seat to act holds, when a draw may have given it other
+        tiles than the reference's and the check is made before the step's act."""
+        asked = check in (Check.TO_ACT, Check.LEGAL, Check.INCLUDES, Check.EXCLUDES)
+        if self.probe is None or "draw" not in self.run.history:
+            return None
+        if not asked and check is not Check.ACCEPTED:
+            return None
+        return self.probe()
 
     def keys(
         self,

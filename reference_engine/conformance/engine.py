@@ -253,6 +253,13 @@ class ReferenceEngine:
         hand = self._need_hand()
         return None if hand.is_over else hand.current
 
+    def held(self, seat: int) -> list[str]:
+        """The tiles ``seat`` holds (the optional ``held`` request)."""
+        hand = self._need_hand()
+        if not 0 <= seat < hand.players:
+            raise EngineRefusal(ErrorCode.NO_SUCH_SEAT, f"seat {seat} is not a seat of this match")
+        return [str(tile) for tile in hand.hand_of(seat)]
+
     def apply(self, action: str, player: int | None) -> str | None:
         hand = self._need_hand()
         seat = isinstance(player, int) and not isinstance(player, bool)

@@ -13,8 +13,11 @@ declares the variant.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
+from ..engine.tiles import Tile
+from ..errors import NotationError
 from ..rules.model import Rules
 from . import attribution, fields
 from .ahead import Ahead, plan, settle
@@ -52,14 +55,53 @@ def play_case(
     :class:`~.engine.EngineRefusal` of a later request through.
     """
     plan(engine, case_requests(case, target))
-    try:
-        _play_case(engine, case, target, run, rules, fail_fast, declared or Declaration())
-    except Stop:
-        pass
-    except (EngineRefusal, Mismatch, Skip):
-        settle(engine)  # not after a failure (the engine is stopped) nor a signal
-        raise
+    skips: dict[tuple[int, int | None], int] = {}
+    while True:
+        replay = Replay(skips)
+        try:
+            _play_case(
+                engine, case, target, run, rules, fail_fast, declared or Declaration(), replay
+            )
+        except Stop as stop:
+            if stop.skip is None or fail_fast or len(skips) >= MOST_REPLAYS:
+                break
+            # the engine took what the case only tries: play it again without that try
+            skips[stop.skip] = replay.met_before(stop.skip)
+            run.resumed.append(stop.skip)
+            settle(engine)
+            continue
+        except (EngineRefusal, Mismatch, Skip):
+            settle(engine)  # not after a failure (the engine is stopped) nor a signal
+            raise
+        break
     settle(engine)
+
+
+#: The most times a case is played again to go on past attempts the engine accepted.
+MOST_REPLAYS = 8
+
+
+class Replay:
+    """The attempts a replay of a case leaves out, and how many expectations come before
+    each (met again, they are not counted twice)."""
+
+    def __init__(self, skips: dict[tuple[int, int | None], int]) -> None:
+        self.skips = skips
+        self.checks: Checks | None = None
+        self.starts: dict[tuple[int, int | None], int] = {}
+
+    def quiet(self) -> int:
+        """How many of the first expectations were counted by an earlier play."""
+        return max(self.skips.values(), default=0)
+
+    def at(self, where: tuple[int, int | None]) -> bool:
+        """Mark the start of a step (or of a hand's deal); whether to leave it out."""
+        if self.checks is not None:
+            self.starts.setdefault(where, self.checks.met)
+        return where in self.skips
+
+    def met_before(self, where: tuple[int, int | None]) -> int:
+        return self.starts.get(where, 0)
 
 
 def _play_case(
@@ -70,6 +112,7 @@ def _play_case(
     rules: Rules,
     fail_fast: bool,
     declaration: Declaration,
+    replay: Replay,
 ) -> None:
     try:
         engine.new_match(target.variant, target.options, case.players)
@@ -82,10 +125,12 @@ def _play_case(
         raise
     reference = Reference(rules, case.players)
     checks = Checks(run, reference, fail_fast, declaration)
+    checks.quiet, replay.checks = replay.quiet(), checks
     for hand_index, hand in enumerate(case.hands):
         run.hand, run.step = hand_index, None
         if hand.refuse_deal:
-            _refuse_deal(engine, hand, checks)
+            if not replay.at((hand_index, None)):
+                _refuse_deal(engine, hand, checks, hand_index)
             continue
         # the reference deals while the engine does (nothing it does depends on the answer)
         follow = Ahead(engine, partial(reference.new_hand, hand.deal))
@@ -110,7 +155,7 @@ def _play_case(
         start = 0
         if declaration.opens_itself:
             start = opened_itself(engine, opening, hand, run, reference, checks)
-        _play_hand(engine, hand, run, reference, checks, start)
+        _play_hand(engine, hand, run, reference, checks, replay, start)
     if case.match is not None:
         run.step = None
         state = engine.match_state()
@@ -125,7 +170,7 @@ def _play_case(
         checks.keys(Check.MATCH, expected, state, match_key_rules)
 
 
-def _refuse_deal(engine: Engine, hand: ScriptedHand, checks: Checks) -> None:
+def _refuse_deal(engine: Engine, hand: ScriptedHand, checks: Checks, index: int) -> None:
     """The engine must refuse a deal that breaks the variant, with ``bad_deal``; the rule
     behind it is the one the deal breaks (:func:`.attribution.broken_deal_rules`)."""
     rules = attribution.broken_deal_rules(checks.reference.rules, hand.deal, checks.run.players)
@@ -149,7 +194,7 @@ def _refuse_deal(engine: Engine, hand: ScriptedHand, checks: Checks) -> None:
         "bad_deal",
         "accepted",
     )
-    raise Stop  # the engine is playing a hand the case does not have
+    raise Stop((index, None))  # the engine plays a hand the case does not have: play it again
 
 
 def _begin_hand(engine: Engine, reference: Reference, checks: Checks) -> None:
@@ -176,28 +221,34 @@ def _play_hand(
     run: CaseRun,
     reference: Reference,
     checks: Checks,
+    replay: Replay,
     start: int = 0,
 ) -> None:
     for step_index, step in enumerate(hand.steps):
-        if step_index < start:
+        if step_index < start or replay.at((run.hand or 0, step_index)):
             continue
         run.step = step_index
         _check_step(engine, step, run, reference, checks)
     run.step = None
     if hand.result is not None:
+        position = reference.position
+        # a hand dealt again ends by the rule that deals again, any other by SPEC 9
+        redealt = hand.result.get("termination") == "redeal"
+        ended = (
+            fields.redeal_rules(reference.rules, position.hand)
+            if redealt
+            else (FixedRule.END_OF_HAND.value,)
+        )
         seat = engine.to_act()
         checks.check(
-            seat is None,
-            Check.TO_ACT,
-            (FixedRule.END_OF_HAND.value,),
-            "a seat is to act after the hand is over",
-            None,
-            seat,
+            seat is None, Check.TO_ACT, ended, "a seat is to act after the hand is over", None, seat
         )
-        position = reference.position
         keys = ("termination", *hand.result)
         by_key = Ahead(
-            engine, lambda: {key: attribution.result_rules(position, key) for key in keys}
+            engine,
+            lambda: {
+                key: ended if redealt else attribution.result_rules(position, key) for key in keys
+            },
         )
         result = engine.result()
         if result is None:
@@ -223,6 +274,7 @@ def _check_step(
     engine: Engine, step: Step, run: CaseRun, reference: Reference, checks: Checks
 ) -> None:
     position, known = reference.position, reference.known
+    checks.probe = _probe(engine, reference)
     if step.to_act is not None:
         rules = Ahead(engine, lambda: attribution.to_act_rules(position))
         seat = engine.to_act()
@@ -250,6 +302,27 @@ def _check_step(
         act = step.act
         laid = None if before is None or act is None else partial(laid_by_ends, before, act)
         checks.ends(engine.ends(), step.ends, ends_rules, act, laid)
+
+
+def _probe(engine: Engine, reference: Reference) -> Callable[[], tuple[str, ...] | None] | None:
+    """Ask the engine, once, what the reference's seat to act holds (see Checks.probe)."""
+    hand, ask = reference.hand, getattr(engine, "held", None)
+    if hand is None or hand.is_over or not callable(ask):
+        return None
+    seat = hand.current
+    answer: list[tuple[str, ...] | None] = []
+
+    def probe() -> tuple[str, ...] | None:
+        if not answer:
+            tiles = ask(seat)
+            try:
+                read = None if tiles is None else tuple(sorted(str(Tile.parse(t)) for t in tiles))
+            except NotationError:
+                read = None
+            answer.append(read)
+        return answer[0]
+
+    return probe
 
 
 def _held_rules(
@@ -360,7 +433,7 @@ def _check_act(
             "accepted" if reason is None else "refused",
         )
         if reason is None:
-            raise Stop
+            raise Stop((run.hand or 0, run.step or 0))
         return
     checks.check(
         reason == step.error,
@@ -372,4 +445,6 @@ def _check_act(
         reason or "accepted",
     )
     if reason is None:
-        raise Stop  # the engine played what must be refused: its position is not the case's
+        # the engine played what must be refused: its position is not the case's, but
+        # the case can be played again without that try
+        raise Stop((run.hand or 0, run.step or 0))

@@ -262,5 +262,13 @@ class GuardedEngine:
     def match_state(self) -> Mapping[str, Any]:
         return self._checked(replies.match_totals, self._call("match", self._engine.match_state))
 
+    def held(self, seat: int) -> list[str] | None:
+        """The tiles ``seat`` holds, from an engine with a ``held`` method (else None)."""
+        method = getattr(self._engine, "held", None)
+        if not callable(method):
+            return None
+        tiles = self._call("held", method, seat)
+        return None if tiles is None else self._checked(replies.strings, tiles, "held()")
+
     def close(self) -> None:
         self._call("close", self._engine.close)

@@ -86,6 +86,8 @@ class ProcessEngine(EnginePipes):
         #: Whether the match in progress is of a variant the engine plays without
         #: refusal reasons (``plays``: ``reasons: false``).
         self._reasonless = False
+        #: Whether the engine answered ``held`` with ``unknown_request``.
+        self._no_held = False
         super().__init__(command, cwd=cwd)
 
     def meanwhile(self, work: Callable[[], object]) -> None:
@@ -317,6 +319,20 @@ class ProcessEngine(EnginePipes):
     def match_state(self) -> Mapping[str, Any]:
         reply = self._answer(requests.query("match"), ("match",))
         return self._checked(replies.match_totals, reply)
+
+    def held(self, seat: int) -> list[str] | None:
+        """The tiles ``seat`` holds, or None from an engine that does not say (it answers
+        ``held`` with ``unknown_request``, and is not asked again)."""
+        if self._no_held:
+            return None
+        try:
+            reply = self._answer(requests.held(seat), ("held",))
+        except EngineRefusal as refusal:
+            if refusal.code != "unknown_request":
+                raise
+            self._no_held = True
+            return None
+        return self._checked(replies.strings, reply.get("tiles"), "the tiles held")
 
     def stop(self) -> None:
         """Stop the engine (see :meth:`EnginePipes.stop`); nothing is written ahead any more."""

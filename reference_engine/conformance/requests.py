@@ -41,6 +41,11 @@ def apply(action: str, player: int | None) -> Request:
     return "apply", {"action": action, "player": player}
 
 
+def held(seat: int) -> Request:
+    """``held``: the tiles ``seat`` holds (an optional request, see spec/protocol.md)."""
+    return "held", {"seat": seat}
+
+
 def query(kind: str) -> Request:
     """A request with no fields: ``legal``, ``ends``, ``to_act``, ``result``, ``match``."""
     return kind, {}

@@ -254,6 +254,9 @@ class Runner:
         except RulesError:
             return None
         declaration = self.info.declaration(target.variant)
+        defaults = {option.name: option.default for option in rules.options}
+        if self.info.supports(target.variant, target.options, defaults=defaults) is not None:
+            return None  # a run the engine does not play at all states nothing
         return stated_deviations(declaration, rules, case, target, seen)
 
     def run_case(self, case: Case, target: Target) -> CaseRun:

@@ -116,7 +116,16 @@ HANDLERS: dict[str, Handler] = {
     "apply": _apply,
     "result": lambda engine, _: {"type": "result", "result": engine.result()},
     "match": lambda engine, _: {"type": "match", **engine.match_state()},
+    "held": lambda engine, request: _held(engine, request["seat"]),
 }
+
+
+def _held(engine: Engine, seat: int) -> dict[str, Any]:
+    """The optional ``held`` request: an engine without the method does not know it."""
+    method = getattr(engine, "held", None)
+    if not callable(method):
+        raise EngineRefusal(ErrorCode.UNKNOWN_REQUEST, "this engine does not say what a seat holds")
+    return {"type": "held", "tiles": method(seat)}
 
 #: Every request type; ``quit`` is answered by the server itself.
 REQUEST_TYPES = (*HANDLERS, "quit")

@@ -75,6 +75,9 @@ class Deviation:
     #: The rules behind each part of the deviation that is a fact of its own (each
     #: action of a legal set in dispute); empty when the deviation is one fact.
     facets: tuple[tuple[str, ...], ...] = ()
+    #: What the engine says the seat to act holds, asked when the deviation comes after a
+    #: draw (None when it was not asked, or the engine does not say).
+    holds: tuple[str, ...] | None = None
 
 
 @dataclass
@@ -107,6 +110,9 @@ class CaseRun:
     not_judged: Counter[str] = field(default_factory=Counter)
     #: How many seats the case deals to (0 when it is not known).
     players: int = 0
+    #: The steps (hand, step) the case was played again without, after the engine took
+    #: an action it should have refused: what follows is not a consequence of that.
+    resumed: list[tuple[int, int | None]] = field(default_factory=list)
 
     @property
     def variant(self) -> str:

@@ -102,6 +102,7 @@ class Adapter:
         self._won: list[int] = []
         self._mirror: Any = None
         self._partners = False
+        self._max_pip = 6
 
     # ------------------------------------------------------------------ hooks
 
@@ -199,7 +200,8 @@ class Adapter:
         if declared is not None and variant not in declared:
             raise EngineRefusal(ErrorCode.UNSUPPORTED, f"{variant} is not played here")
         self._variant, self._options, self._players = variant, dict(options), players
-        self._partners = players == 4 and _in_sides(variant, options)
+        in_sides, self._max_pip = _shape(variant, options)
+        self._partners = players == 4 and in_sides
         self._hands, self._in_hand = 0, False
         self._scores, self._won = [], []
         self.new_game(variant, dict(options), players)
@@ -228,7 +230,12 @@ class Adapter:
     def _table(self, deal: Mapping[str, Any]) -> Table:
         try:
             hands = tuple(tuple(tile_of(text) for text in hand) for hand in deal["hands"])
-            boneyard = tuple(tile_of(text) for text in deal.get("boneyard") or ())
+            given = deal.get("boneyard")
+            boneyard = (
+                tuple(tile_of(text) for text in given)
+                if given is not None
+                else _undealt(hands, self._max_pip)
+            )
         except (KeyError, TypeError, NotationError) as error:
             raise EngineRefusal(ErrorCode.BAD_DEAL, f"the deal cannot be read: {error}") from None
         if len(hands) != self._players:
@@ -266,6 +273,12 @@ class Adapter:
     def to_act(self) -> int | None:
         self._need_hand()
         return self.seat()
+
+    def held(self, seat: int) -> list[str]:
+        self._need_hand()
+        if not 0 <= seat < self._players:
+            raise EngineRefusal(ErrorCode.NO_SUCH_SEAT, f"seat {seat} is not in this match")
+        return [f"{min(a, b)}-{max(a, b)}" for a, b in self.hand(seat)]
 
     def apply(self, action: str, player: int | None) -> Any:
         self._need_hand()
@@ -383,12 +396,25 @@ def serve(factory: type[Adapter] | Any, *, stdin: Any = None, stdout: Any = None
     return answer_lines(stdin or sys.stdin, stdout or sys.stdout, factory())
 
 
-def _in_sides(variant: str, options: Mapping[str, str]) -> bool:
-    """Whether ``variant`` with ``options`` is played two against two (by its rules)."""
+def _shape(variant: str, options: Mapping[str, str]) -> tuple[bool, int]:
+    """Whether ``variant`` with ``options`` is played two against two, and its set's
+    highest pip (double-six when the variant is not shipped)."""
     from ..rules import Catalog, RulesError
 
     try:
         rules = Catalog.shipped().resolve(variant, dict(options))
     except RulesError:
-        return False
-    return rules.partnership.value == "two_vs_two"
+        return False, 6
+    return rules.partnership.value == "two_vs_two", rules.max_pip
+
+
+def _undealt(hands: Sequence[Sequence[Pair]], max_pip: int) -> tuple[Pair, ...]:
+    """The tiles of the set no hand holds, in canonical order: the boneyard of a deal
+    that gives none (spec/protocol.md)."""
+    dealt = {tile for hand in hands for tile in hand}
+    return tuple(
+        (low, high)
+        for low in range(max_pip + 1)
+        for high in range(low, max_pip + 1)
+        if (low, high) not in dealt
+    )

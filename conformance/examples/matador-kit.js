@@ -22,7 +22,7 @@
 //   play(move, seat)      true when done, false (or a reason code) when refused, or
 //                         the Move it did instead
 //   openEnds()            the open ends, L first: numbers for plain ends
-//   hand(seat)            a seat's tiles, as [a, b] pairs
+//   tiles(seat)           a seat's tiles, as [a, b] pairs
 //   winner()              the winning seat (side) once the hand is over, null for a tie
 //   points()              optional: what each side scored in the hand
 //   termination()         optional: "domino", "blocked" or "redeal"
@@ -94,7 +94,7 @@ function* candidates(adapter) {
   const seat = adapter.seat();
   if (seat === null || seat === undefined) return;
   const ends = adapter.openEnds().length;
-  for (const [a, b] of adapter.hand(seat)) {
+  for (const [a, b] of adapter.tiles(seat)) {
     if (!ends) { yield Move.opening(a, b); continue; }
     const halves = a === b ? [a] : [Math.min(a, b), Math.max(a, b)];
     for (let end = 0; end < ends; end++) {
@@ -199,9 +199,9 @@ class Session {
     const seat = a.seat();
     if (seat !== null && seat !== undefined) return null;
     const pips = [];
-    for (let s = 0; s < this.players; s++) pips.push(a.hand(s).reduce((n, [x, y]) => n + x + y, 0));
+    for (let s = 0; s < this.players; s++) pips.push(a.tiles(s).reduce((n, [x, y]) => n + x + y, 0));
     const termination = typeof a.termination === "function" ? a.termination()
-      : pips.some((p, s) => a.hand(s).length === 0) ? "domino" : "blocked";
+      : pips.some((p, s) => a.tiles(s).length === 0) ? "domino" : "blocked";
     const points = typeof a.points === "function" ? a.points() : new Array(this.sides()).fill(0);
     return { termination, winner: termination === "redeal" ? null : a.winner(), pips, points };
   }
@@ -306,7 +306,7 @@ class Session {
       case "held": {
         this.needHand();
         if (!Number.isInteger(req.seat) || req.seat < 0 || req.seat >= this.players) throw new Refusal("no_such_seat", `seat ${req.seat} is not in this match`);
-        return { type: "held", tiles: this.a.hand(req.seat).map(([a, b]) => tileText(tileOf(a, b))) };
+        return { type: "held", tiles: this.a.tiles(req.seat).map(([a, b]) => tileText(tileOf(a, b))) };
       }
       default: throw new Refusal("unknown_request", `unknown type ${JSON.stringify(req.type)}`);
     }

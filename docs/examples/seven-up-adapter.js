@@ -42,7 +42,7 @@ kit.serve({
   },
 
   openEnds() { return this.game.left === null ? [] : [this.game.left, this.game.right]; },
-  hand(seat) { return this.game.hands[seat]; },
+  tiles(seat) { return this.game.hands[seat]; },
   winner() { return this.game.winner; },
   points() { return this.game.points; },
   matchWinner() { return engine.matchWinner(this.game); },

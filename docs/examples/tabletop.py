@@ -76,7 +76,7 @@ class Table:
         self.stock = [tuple(sorted(t)) for t in stock]  # type: ignore[misc]
         self.left = self.right = self.won_by = None
         self.knocks, self.finished, self.void = 0, False, False
-        doubles = [(t[0], seat) for seat, hand in enumerate(self.hands) for t in hand if t[0] == t[1]]
+        doubles = [(t[0], s) for s, hand in enumerate(self.hands) for t in hand if t[0] == t[1]]
         if not doubles:
             self.finished = self.void = True
             return True

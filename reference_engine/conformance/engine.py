@@ -25,7 +25,7 @@ from ..pyload import PythonSpecError, load_callable
 from ..rules import Catalog, RulesError
 from ..rules.vocabulary import TextEnum
 from .codes import ErrorCode
-from .declarations import EVERY_VARIANT, Declaration
+from .declarations import EVERY_VARIANT, Declaration, read_plays
 
 PROTOCOL_VERSION = "matador-engine/1"
 
@@ -100,12 +100,17 @@ class EngineInfo:
     protocol: str = PROTOCOL_VERSION
     variants: Mapping[str, Mapping[str, list[str]]] | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
-    plays: Mapping[str, Declaration] = field(default_factory=dict)
+    plays: Mapping[str, Declaration | Mapping[str, Any]] = field(default_factory=dict)
 
     def declaration(self, variant: str) -> Declaration:
         """What the engine declares it plays of ``variant`` (the rules', where it says nothing)."""
-        general = self.plays.get(EVERY_VARIANT, Declaration())
-        return general.merged(self.plays.get(variant, Declaration()))
+        plays = self.plays
+        if not all(isinstance(value, Declaration) for value in plays.values()):
+            plays = read_plays(plays, None)  # plain data, as a Python engine may give it
+        general = plays.get(EVERY_VARIANT, Declaration())
+        specific = plays.get(variant, Declaration())
+        assert isinstance(general, Declaration) and isinstance(specific, Declaration)
+        return general.merged(specific)
 
     def supports(
         self,

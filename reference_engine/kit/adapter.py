@@ -13,7 +13,7 @@ An engine author subclasses :class:`Adapter` and fills in what the engine has:
                             the engine refuses it, a :class:`Move` when it did
                             another one instead
 ``open_ends()``             the open ends: a number for a plain end
-``hand(seat)``              a seat's tiles, as pairs of numbers
+``tiles(seat)``             a seat's tiles, as pairs of numbers
 ``winner()``                the winning seat or side once the hand is over
 ``points()``                optional: what each side scored in the hand
 ``termination()``           optional: ``domino``, ``blocked`` or ``redeal``
@@ -93,16 +93,16 @@ class Adapter:
     reasons: ClassVar[str] = "none"
 
     def __init__(self) -> None:
-        self._variant: str | None = None
-        self._options: Mapping[str, str] = {}
-        self._players = 0
-        self._hands = 0
-        self._in_hand = False
-        self._scores: list[int] = []
-        self._won: list[int] = []
-        self._mirror: Any = None
-        self._partners = False
-        self._max_pip = 6
+        self._kit_variant: str | None = None
+        self._kit_options: Mapping[str, str] = {}
+        self._kit_players = 0
+        self._kit_hands = 0
+        self._kit_in_hand = False
+        self._kit_scores: list[int] = []
+        self._kit_won: list[int] = []
+        self._kit_mirror: Any = None
+        self._kit_partners = False
+        self._kit_max_pip = 6
 
     # ------------------------------------------------------------------ hooks
 
@@ -110,7 +110,8 @@ class Adapter:
         """A match begins (optional): set the engine up for ``players`` players."""
 
     def start(self, table: Table) -> Any:
-        """Deal ``table`` in the engine; an engine that opens itself returns ``(move, seat)``."""
+        """Deal ``table`` in the engine: False refuses the deal (``bad_deal``); an engine
+        that opens itself returns ``(move, seat)``."""
         raise NotImplementedError("an adapter deals a hand in start()")
 
     def seat(self) -> int | None:
@@ -134,9 +135,9 @@ class Adapter:
         """The open ends, L first: a number for a plain end, else as protocol.md writes it."""
         raise NotImplementedError("an adapter gives the open ends in open_ends()")
 
-    def hand(self, seat: int) -> Iterable[Pair]:
+    def tiles(self, seat: int) -> Iterable[Pair]:
         """The tiles ``seat`` holds, as pairs of numbers."""
-        raise NotImplementedError("an adapter gives each seat's tiles in hand()")
+        raise NotImplementedError("an adapter gives each seat's tiles in tiles()")
 
     def winner(self) -> int | None:
         """The winning seat (side, in sides) once the hand is over; None for a tie."""
@@ -149,7 +150,8 @@ class Adapter:
     def termination(self) -> str:
         """``domino``, ``blocked`` or ``redeal``; by default ``domino`` when a seat holds
         no tile, else ``blocked``."""
-        return "domino" if any(not list(self.hand(s)) for s in range(self._players)) else "blocked"
+        out = any(not list(self.tiles(seat)) for seat in range(self._kit_players))
+        return "domino" if out else "blocked"
 
     def match_winner(self) -> int | None:
         """The side that has won the match, or None (leave it out if the engine has no match)."""
@@ -199,17 +201,17 @@ class Adapter:
         declared = self.variants
         if declared is not None and variant not in declared:
             raise EngineRefusal(ErrorCode.UNSUPPORTED, f"{variant} is not played here")
-        self._variant, self._options, self._players = variant, dict(options), players
-        in_sides, self._max_pip = _shape(variant, options)
-        self._partners = players == 4 and in_sides
-        self._hands, self._in_hand = 0, False
-        self._scores, self._won = [], []
+        self._kit_variant, self._kit_options, self._kit_players = variant, dict(options), players
+        in_sides, self._kit_max_pip = _shape(variant, options)
+        self._kit_partners = players == 4 and in_sides
+        self._kit_hands, self._kit_in_hand = 0, False
+        self._kit_scores, self._kit_won = [], []
         self.new_game(variant, dict(options), players)
 
     def new_hand(self, deal: Mapping[str, Any]) -> Any:
-        if self._variant is None:
+        if self._kit_variant is None:
             raise EngineRefusal(ErrorCode.NO_MATCH, "no match yet: start one with new_match")
-        if self._in_hand:
+        if self._kit_in_hand:
             if self.seat() is not None:
                 raise EngineRefusal(ErrorCode.HAND_IN_PROGRESS, "the current hand is not over")
             self._close_hand()
@@ -217,7 +219,9 @@ class Adapter:
             raise EngineRefusal(ErrorCode.MATCH_OVER, "the match has been won")
         table = self._table(deal)
         opened = self.start(table)
-        self._in_hand, self._hands = True, self._hands + 1
+        if opened is False:
+            raise EngineRefusal(ErrorCode.BAD_DEAL, "the engine does not deal this hand")
+        self._kit_in_hand, self._kit_hands = True, self._kit_hands + 1
         self._follow(table)
         if not type(self).opens_itself:
             return None
@@ -234,30 +238,30 @@ class Adapter:
             boneyard = (
                 tuple(tile_of(text) for text in given)
                 if given is not None
-                else _undealt(hands, self._max_pip)
+                else _undealt(hands, self._kit_max_pip)
             )
         except (KeyError, TypeError, NotationError) as error:
             raise EngineRefusal(ErrorCode.BAD_DEAL, f"the deal cannot be read: {error}") from None
-        if len(hands) != self._players:
+        if len(hands) != self._kit_players:
             raise EngineRefusal(
-                ErrorCode.BAD_DEAL, f"{len(hands)} hands for {self._players} players"
+                ErrorCode.BAD_DEAL, f"{len(hands)} hands for {self._kit_players} players"
             )
-        assert self._variant is not None
+        assert self._kit_variant is not None
         return Table(
-            variant=self._variant,
-            options=self._options,
-            players=self._players,
+            variant=self._kit_variant,
+            options=self._kit_options,
+            players=self._kit_players,
             hands=hands,
             boneyard=boneyard,
             designated=deal.get("designated"),
-            number=self._hands,
+            number=self._kit_hands,
             data=dict(deal),
         )
 
     def _need_hand(self) -> None:
-        if self._variant is None:
+        if self._kit_variant is None:
             raise EngineRefusal(ErrorCode.NO_MATCH, "no match yet: start one with new_match")
-        if not self._in_hand:
+        if not self._kit_in_hand:
             raise EngineRefusal(ErrorCode.NO_HAND, "no hand yet: start one with new_hand")
 
     def legal(self) -> list[str]:
@@ -276,13 +280,13 @@ class Adapter:
 
     def held(self, seat: int) -> list[str]:
         self._need_hand()
-        if not 0 <= seat < self._players:
+        if not 0 <= seat < self._kit_players:
             raise EngineRefusal(ErrorCode.NO_SUCH_SEAT, f"seat {seat} is not in this match")
-        return [f"{min(a, b)}-{max(a, b)}" for a, b in self.hand(seat)]
+        return [f"{min(a, b)}-{max(a, b)}" for a, b in self.tiles(seat)]
 
     def apply(self, action: str, player: int | None) -> Any:
         self._need_hand()
-        if player is not None and not 0 <= player < self._players:
+        if player is not None and not 0 <= player < self._kit_players:
             raise EngineRefusal(ErrorCode.NO_SUCH_SEAT, f"seat {player} is not in this match")
         try:
             move = Action.parse(action)
@@ -304,7 +308,7 @@ class Adapter:
         self._need_hand()
         if self.seat() is not None:
             return None
-        pips = [sum(a + b for a, b in self.hand(seat)) for seat in range(self._players)]
+        pips = [sum(a + b for a, b in self.tiles(seat)) for seat in range(self._kit_players)]
         points = self.points() if self._overrides("points") else None
         termination = self.termination()
         winner = None if termination == "redeal" else self.winner()
@@ -316,46 +320,46 @@ class Adapter:
         }
 
     def match_state(self) -> Mapping[str, Any]:
-        if self._variant is None:
+        if self._kit_variant is None:
             raise EngineRefusal(ErrorCode.NO_MATCH, "no match yet: start one with new_match")
-        if self._in_hand and self.seat() is None:
+        if self._kit_in_hand and self.seat() is None:
             self._close_hand()
         sides = self._sides()
-        scores = (self._scores + [0] * sides)[:sides]
-        won = (self._won + [0] * sides)[:sides]
+        scores = (self._kit_scores + [0] * sides)[:sides]
+        won = (self._kit_won + [0] * sides)[:sides]
         winner = self.match_winner() if self._overrides("match_winner") else None
         return {"scores": scores, "hands_won": won, "winner": winner}
 
     def close(self) -> None:
-        self._variant = None
+        self._kit_variant = None
 
     # ------------------------------------------------------------------ the match
 
     def _sides(self) -> int:
         """How many sides score: two in a partnership game, else one per seat."""
-        return 2 if self._partners else self._players
+        return 2 if self._kit_partners else self._kit_players
 
     def _close_hand(self) -> None:
         """Add the hand just over to the match totals (once)."""
-        if not self._in_hand:
+        if not self._kit_in_hand:
             return
         result = self.result()
-        self._in_hand = False
+        self._kit_in_hand = False
         if result is None:
             return
         sides = self._sides()
-        self._scores = (self._scores + [0] * sides)[:sides]
-        self._won = (self._won + [0] * sides)[:sides]
+        self._kit_scores = (self._kit_scores + [0] * sides)[:sides]
+        self._kit_won = (self._kit_won + [0] * sides)[:sides]
         for side, points in enumerate(result["points"][:sides]):
-            self._scores[side] += points
+            self._kit_scores[side] += points
         if result["winner"] is not None and 0 <= result["winner"] < sides:
-            self._won[result["winner"]] += 1
+            self._kit_won[result["winner"]] += 1
 
     # ------------------------------------------------------------------ reasons
 
     def _follow(self, table: Table) -> None:
         """Start the reference's copy of the hand, when reasons are derived from it."""
-        self._mirror = None
+        self._kit_mirror = None
         if type(self).reasons != "derived":
             return
         from ..engine.deal import Deal
@@ -364,26 +368,26 @@ class Adapter:
 
         try:
             rules = Catalog.shipped().resolve(table.variant, dict(table.options))
-            self._mirror = Hand(rules, Deal.from_data(dict(table.data), rules))
+            self._kit_mirror = Hand(rules, Deal.from_data(dict(table.data), rules))
         except Exception:  # a deal or variant the reference does not take: no reasons
-            self._mirror = None
+            self._kit_mirror = None
 
     def _mirror_apply(self, move: AnyAction, seat: int) -> None:
-        if self._mirror is None:
+        if self._kit_mirror is None:
             return
         try:
-            self._mirror.apply(move, seat)
+            self._kit_mirror.apply(move, seat)
         except Exception:  # the engine left the reference's line: no more reasons
-            self._mirror = None
+            self._kit_mirror = None
 
     def _reason(self, move: AnyAction, seat: int | None, given: str | None) -> str:
         if given is not None and type(self).reasons == "engine":
             return given
-        if self._mirror is not None:
+        if self._kit_mirror is not None:
             from ..errors import IllegalActionError
 
             try:
-                self._mirror.verify(move, seat)
+                self._kit_mirror.verify(move, seat)
             except IllegalActionError as error:
                 return error.reason.value
         return given or REFUSED

@@ -69,7 +69,7 @@ class _Seated(Protocol):
 
     def seat(self) -> int | None: ...
 
-    def hand(self, seat: int) -> Iterable[Pair]: ...
+    def tiles(self, seat: int) -> Iterable[Pair]: ...
 
     def open_ends(self) -> Iterable[int | str]: ...
 
@@ -81,7 +81,7 @@ def candidates(adapter: _Seated) -> Iterator[AnyAction]:
     if seat is None:
         return
     ends = len(list(adapter.open_ends()))
-    for pair in adapter.hand(seat):
+    for pair in adapter.tiles(seat):
         tile = Tile.of(*pair)
         if not ends:
             yield Play(tile)

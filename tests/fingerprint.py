@@ -49,8 +49,11 @@ TILE = re.compile(r"\[\d+[-|]\d+\]|\d+")
 DIGITS = 12
 
 #: The kinds of shingle: (name, words per run, whether tiles and numbers are taken out).
-KINDS: tuple[tuple[str, int, bool], ...] = (("words7", 7, False), ("words8", 8, False),
-                                            ("untiled7", 7, True))
+KINDS: tuple[tuple[str, int, bool], ...] = (
+    ("words7", 7, False),
+    ("words8", 8, False),
+    ("untiled7", 7, True),
+)
 
 
 def words(text: str, *, untiled: bool = False) -> list[str]:
@@ -94,8 +97,11 @@ class Fingerprint:
 
     def __init__(self, data: Mapping[str, Mapping[str, list[str]]]) -> None:
         self.files = tuple(sorted(data))
-        self._sets = {(name, kind): frozenset(hashes)
-                      for name, kinds in data.items() for kind, hashes in kinds.items()}
+        self._sets = {
+            (name, kind): frozenset(hashes)
+            for name, kinds in data.items()
+            for kind, hashes in kinds.items()
+        }
 
     @classmethod
     def load(cls, path: Path = FINGERPRINT) -> Fingerprint:

@@ -168,7 +168,9 @@ class DealsFiveToThree(ReferenceEngine):
 
     def hello(self) -> EngineInfo:
         return EngineInfo(
-            "five", "1", variants={"gamerules-com": {}},
+            "five",
+            "1",
+            variants={"gamerules-com": {}},
             plays={"gamerules-com": {"hand_sizes": {"3": 5}}},
         )
 
@@ -346,8 +348,15 @@ def test_an_action_laid_otherwise_is_reported_with_both_actions_and_no_game_rule
 def test_an_action_laid_otherwise_shows_in_the_json_report() -> None:
     out, err = io.StringIO(), io.StringIO()
     code = run(
-        ["conform", "--engine", f"python:{__file__}:LaysTheOtherHalf", "--variant",
-         "gamerules-com", "--report", "json"],
+        [
+            "conform",
+            "--engine",
+            f"python:{__file__}:LaysTheOtherHalf",
+            "--variant",
+            "gamerules-com",
+            "--report",
+            "json",
+        ],
         out,
         err,
     )

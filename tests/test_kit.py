@@ -217,7 +217,8 @@ def test_the_kit_around_the_reference_breaks_nothing(variant: str) -> None:
     assert {run.verdict for run in runs} <= {Verdict.PASS}, [
         (run.case, run.message) for run in runs if run.verdict is not Verdict.PASS
     ]
-    assert not any(run.not_judged for run in runs), "the wrapped reference declares everything"
+    # it declares everything; only a request of an unknown type cannot be asked in process
+    assert {rule for run in runs for rule in run.not_judged} <= {"protocol"}
 
 
 class NoScoreNoReasons(ReferenceBehindTheKit):
@@ -272,8 +273,12 @@ def test_the_kit_refuses_out_of_order_requests_with_the_protocols_codes() -> Non
     with pytest.raises(EngineRefusal) as refused:
         adapter.apply("draw", None)
     assert refused.value.code == "no_hand"
-    deal = {"hands": [["6-6", "3-5", "1-2", "0-4", "2-5", "4-4", "0-3"],
-                      ["4-6", "1-1", "0-5", "2-6", "3-3", "1-6", "2-4"]]}
+    deal = {
+        "hands": [
+            ["6-6", "3-5", "1-2", "0-4", "2-5", "4-4", "0-3"],
+            ["4-6", "1-1", "0-5", "2-6", "3-3", "1-6", "2-4"],
+        ]
+    }
     adapter.new_hand(deal)
     with pytest.raises(EngineRefusal) as refused:
         adapter.new_hand(deal)
@@ -362,8 +367,11 @@ def _report(engine: str, variant: str) -> str:
 @pytest.mark.parametrize(
     ("name", "engine", "variant"),
     [
-        ("tabletop-report.md", "python:docs/examples/tabletop_adapter.py:TabletopAdapter",
-         "wikipedia-brandreth"),
+        (
+            "tabletop-report.md",
+            "python:docs/examples/tabletop_adapter.py:TabletopAdapter",
+            "wikipedia-brandreth",
+        ),
         ("seven-up-report.md", "node docs/examples/seven-up-adapter.js", "gamerules-com"),
     ],
 )

@@ -22,7 +22,15 @@ MOST_LINES = 450
 
 #: The subpackages and the top-level modules, each one job.
 SUBPACKAGES = {
-    "cli", "conformance", "disputes", "engine", "kit", "rules", "sheets", "simulate", "site"
+    "cli",
+    "conformance",
+    "disputes",
+    "engine",
+    "kit",
+    "rules",
+    "sheets",
+    "simulate",
+    "site",
 }
 TOP_LEVEL = {
     "__init__.py",

@@ -70,7 +70,9 @@ class Game {
   }
 
   newHand(deal) {
+    if (this.hand && !this.hand.result) throw { code: "hand_in_progress", message: "the current hand is not over" };
     if (this.hand && this.hand.result && !this.hand.counted) this.count();
+    if (this.scores.some((s) => s >= 100)) throw { code: "match_over", message: "the match has a winner" };
     const hands = deal.hands.map((h) => h.map(parseTile));
     const dealt = hands.flat();
     if (hands.length !== this.players || hands.some((h) => h.length !== HAND_SIZE[this.players]) || dealt.some((t) => !t || t[1] > 6)) {
@@ -84,6 +86,10 @@ class Game {
     const seen = new Set(all.map((t) => (t ? tileText(t) : "?")));
     if (all.length !== 28 || seen.size !== 28 || seen.has("?") || all.some((t) => t[1] > 6)) {
       throw { code: "bad_deal", message: "the hands and the boneyard are not the double-six set" };
+    }
+    const designated = deal.designated;
+    if (designated !== undefined && designated !== null && !(designated >= 0 && designated < this.players)) {
+      throw { code: "bad_deal", message: `seat ${designated} is not a seat of this match` };
     }
     this.hand = { hands, boneyard, ends: [], current: 0, passes: 0, result: null, opening: null, counted: false };
     // The holder of the highest double opens with it (--deviate: the lowest).
@@ -132,9 +138,15 @@ class Game {
   // Apply an action, or return the reason code it is refused with.
   apply(text, player) {
     const h = this.hand;
+    if (player !== null && player !== undefined && !(player >= 0 && player < this.players)) {
+      throw { code: "no_such_seat", message: `seat ${player} is not a seat of this match` };
+    }
+    const action = parseAction(text);
+    if (!action && !/^(\[?\d{1,2}[-|]\d{1,2}\]?)(@(L|R|E\d{1,2})(:\d{1,2}|x|\^\d{1,2}))?$/.test(String(text).trim())) {
+      throw { code: "bad_notation", message: `${JSON.stringify(text)} is not an action` };
+    }
     if (!h || h.result) return "hand_over";
     if (player !== null && player !== undefined && player !== h.current) return "not_your_turn";
-    const action = parseAction(text);
     if (!action) return "placement_not_allowed";
     const legal = this.legal();
     const same = (a) => a.kind === action.kind && (a.kind !== "play" || (sameTile(a.tile, action.tile) && a.end === action.end && a.open === action.open));

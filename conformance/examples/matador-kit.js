@@ -244,6 +244,10 @@ class Session {
     if (hands.length !== this.players || hands.flat().includes(null) || boneyard.includes(null)) {
       throw new Refusal("bad_deal", "the deal does not fit this match");
     }
+    const designated = req.deal.designated;
+    if (designated !== undefined && designated !== null && !(designated >= 0 && designated < this.players)) {
+      throw new Refusal("bad_deal", `seat ${designated} is not in this match`);
+    }
     const table = { variant: this.variant, options: this.options, players: this.players, hands, boneyard,
                     designated: req.deal.designated ?? null, number: this.hands, deal: req.deal };
     const opened = this.a.start(table);

@@ -266,6 +266,9 @@ class ExampleEngine:
             raise EngineRefusal("bad_deal", f"deal {HAND_SIZE[self.players]} tiles to each seat")
         if sorted(dealt + boneyard) != full:
             raise EngineRefusal("bad_deal", "the hands and the boneyard are not the set, once each")
+        designated = deal.get("designated")
+        if designated is not None and designated not in range(self.players):
+            raise EngineRefusal("bad_deal", f"seat {designated} is not a seat of this match")
         return hands, boneyard
 
     def legal(self) -> list[str]:

@@ -233,9 +233,7 @@ def case_places(run: CaseRun, key: Callable[[str], Key]) -> list[Place]:
         if not all(ended):
             drawn = frozenset().union(
                 *(
-                    _drawn(
-                        d.check, d.history, d.expected, d.actual, d.position, d.message, d.holds
-                    )
+                    _drawn(d.check, d.history, d.expected, d.actual, d.position, d.message, d.holds)
                     for d in deviations
                 )
             )
@@ -244,9 +242,7 @@ def case_places(run: CaseRun, key: Callable[[str], Key]) -> list[Place]:
         # (not when another seat is to act: the engine then answers for that seat, one cause)
         other_seat = any(d.check is Check.TO_ACT for d in deviations)
         whole = [
-            d
-            for d, end in zip(deviations, ended, strict=True)
-            if end or other_seat or not d.facets
+            d for d, end in zip(deviations, ended, strict=True) if end or other_seat or not d.facets
         ]
         for d in deviations:
             if any(d is kept for kept in whole):
@@ -282,9 +278,7 @@ def assign(places: Sequence[Place]) -> Blame:
     A catch-all rule (:data:`CATCH_ALL`) is a candidate of a place only when the
     place names no more specific rule.
     """
-    places = [
-        Place(specific(place.candidates), place.random, place.where) for place in places
-    ]
+    places = [Place(specific(place.candidates), place.random, place.where) for place in places]
     broken = _essential([place.candidates for place in places if place.candidates])
     blamed: Counter[tuple[Key, bool]] = Counter()
     implicated: Counter[tuple[Key, bool]] = Counter()

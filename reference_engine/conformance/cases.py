@@ -57,6 +57,10 @@ class Step:
     ends: tuple[str, ...] | None = None
     to_act: int | None = None
     note: str | None = None
+    #: The protocol error code the act (or ``request``) must be answered with.
+    error_code: str | None = None
+    #: A request of this type sent instead of an act.
+    request: str | None = None
 
 
 @dataclass(frozen=True)
@@ -66,8 +70,9 @@ class ScriptedHand:
     deal: Mapping[str, Any]
     steps: tuple[Step, ...]
     result: Mapping[str, Any] | None
-    #: Whether the engine must refuse the deal (``bad_deal``) rather than play it.
-    refuse_deal: bool = False
+    #: The error code the engine must refuse the deal with (``bad_deal``,
+    #: ``hand_in_progress``, ``match_over``), or None when it must play it.
+    refuse_deal: str | None = None
 
 
 @dataclass(frozen=True)
@@ -122,7 +127,20 @@ def _step(raw: Mapping[str, Any]) -> Step:
         ends=tuple(raw["ends"]) if "ends" in raw else None,
         to_act=raw.get("to_act"),
         note=raw.get("note"),
+        error_code=raw.get("error_code"),
+        request=raw.get("request"),
     )
+
+
+def _refusal(value: Any) -> str | None:
+    """The code a deal must be refused with: ``refuse_deal: true`` is ``bad_deal``."""
+    if value is None or value is False:
+        return None
+    return BAD_DEAL if value is True else str(value)
+
+
+#: The code of a deal that breaks the variant.
+BAD_DEAL = "bad_deal"
 
 
 def _hand(raw: Mapping[str, Any]) -> ScriptedHand:
@@ -130,7 +148,7 @@ def _hand(raw: Mapping[str, Any]) -> ScriptedHand:
         deal=raw["deal"],
         steps=tuple(_step(step) for step in raw.get("steps", ())),
         result=raw.get("result"),
-        refuse_deal=bool(raw.get("refuse_deal", False)),
+        refuse_deal=_refusal(raw.get("refuse_deal")),
     )
 
 
@@ -282,10 +300,11 @@ def _check_deals(
                     "move the steps to a hand of their own",
                 )
             )
+        breaks = hand.refuse_deal == BAD_DEAL
         try:
             Deal.from_data(dict(hand.deal), rules)
         except DealError as error:
-            if not hand.refuse_deal:
+            if not breaks:
                 problems.append(
                     document.problem(
                         ProblemCode.BAD_DEAL,
@@ -299,7 +318,7 @@ def _check_deals(
             # A later hand's deal may fit the variant yet name a designated seat the
             # match's rotation does not (SPEC 6.2): that is for the match to refuse.
             rotation = number > 0 and "designated" in hand.deal
-            if hand.refuse_deal and not rotation:
+            if breaks and not rotation:
                 problems.append(
                     document.problem(
                         ProblemCode.BAD_DEAL,
@@ -341,6 +360,8 @@ def _check_script(
             ):
                 written.extend(((*where, key, k), action) for k, action in enumerate(actions))
             for place, text in written:
+                if step.error_code == "bad_notation" and place[-1] == "act":
+                    continue  # the act is outside the notation on purpose
                 try:
                     Action.parse(text)
                 except NotationError as error:
@@ -353,6 +374,8 @@ def _check_script(
                         )
                     )
             for key, seat in (("as", step.as_seat), ("to_act", step.to_act)):
+                if key == "as" and step.error_code == "no_such_seat":
+                    continue  # a seat the match does not have, on purpose
                 if seat is not None and seat >= case.players:
                     problems.append(
                         document.problem(

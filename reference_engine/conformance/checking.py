@@ -181,7 +181,6 @@ class Checks:
                 actual.get(key),
             )
 
-
     def writing(self, written: list[str], canonical_form: list[str], what: str) -> None:
         """Engines write actions and ends canonically (notation.md: writers MUST)."""
         odd = [
@@ -242,3 +241,30 @@ def unjudged_key(declaration: Declaration, check: Check, key: str, rules: Rules)
     if check is Check.RESULT:
         return key == "points"
     return key == "scores" or (key == "winner" and rules.target.unit is TargetUnit.POINTS)
+
+
+#: The most times a case is played again to go on past attempts the engine accepted.
+MOST_REPLAYS = 8
+
+
+class Replay:
+    """The attempts a replay of a case leaves out, and how many expectations come before
+    each (met again, they are not counted twice)."""
+
+    def __init__(self, skips: dict[tuple[int, int | None], int]) -> None:
+        self.skips = skips
+        self.checks: Checks | None = None
+        self.starts: dict[tuple[int, int | None], int] = {}
+
+    def quiet(self) -> int:
+        """How many of the first expectations were counted by an earlier play."""
+        return max(self.skips.values(), default=0)
+
+    def at(self, where: tuple[int, int | None]) -> bool:
+        """Mark the start of a step (or of a hand's deal); whether to leave it out."""
+        if self.checks is not None:
+            self.starts.setdefault(where, self.checks.met)
+        return where in self.skips
+
+    def met_before(self, where: tuple[int, int | None]) -> int:
+        return self.starts.get(where, 0)

@@ -112,9 +112,7 @@ def read_plays(value: Any, variants: Mapping[str, Any] | None) -> dict[str, Decl
         if not isinstance(variant, str):
             raise DeclarationError(f"{short(variant)} is not a variant id")
         if variant != EVERY_VARIANT and variants is not None and variant not in variants:
-            raise DeclarationError(
-                f"{short(variant)} is not among the variants the hello declares"
-            )
+            raise DeclarationError(f"{short(variant)} is not among the variants the hello declares")
         found[variant] = _declaration(declared, variant)
     return found
 

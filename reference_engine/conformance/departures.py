@@ -81,7 +81,7 @@ def laid_by_ends(before: Hand, asked: str, ends: list[str]) -> str | None:
 def _opening_step(hand: ScriptedHand) -> int | None:
     """The index of the step that lays the hand's opening tile, if the script gets there."""
     for index, step in enumerate(hand.steps):
-        if step.act is None or step.error is not None:
+        if step.act is None or step.error is not None or step.error_code is not None:
             continue
         try:
             action = attribution.parse_action(step.act)
@@ -95,8 +95,14 @@ def _opening_step(hand: ScriptedHand) -> int | None:
 def _unjudged_step(checks: Checks, step: Step, position: Position) -> None:
     """Each expectation of ``step``, which the engine played on its own, not judged."""
     rules = attribution.opening_rules(position)
-    for present in (step.to_act is not None, step.legal is not None, bool(step.includes),
-                    bool(step.excludes), step.act is not None, step.ends is not None):
+    for present in (
+        step.to_act is not None,
+        step.legal is not None,
+        bool(step.includes),
+        bool(step.excludes),
+        step.act is not None,
+        step.ends is not None,
+    ):
         if present:
             checks.unjudged(rules)
 
@@ -117,7 +123,7 @@ def opened_itself(
     for step_index, step in enumerate(steps[: len(steps) if index is None else index]):
         run.step = step_index
         _unjudged_step(checks, step, reference.position)
-        if step.act is not None and step.error is None:
+        if step.act is not None and step.error is None and step.error_code is None:
             reference.apply(step.act, step.as_seat)  # the engine's own draws for a double
     if index is None:
         return len(steps)
@@ -126,16 +132,23 @@ def opened_itself(
     position = reference.position
     rules = attribution.opening_rules(position)
     if laid is None or laid.action is None:
-        checks.check(False, Check.ACCEPTED, rules, "the engine laid no opening tile",
-                     step.act, None)
+        checks.check(
+            False, Check.ACCEPTED, rules, "the engine laid no opening tile", step.act, None
+        )
         raise Stop
     hand_now = position.hand
-    expected_seat = step.to_act if step.to_act is not None else (
-        None if hand_now is None else hand_now.current
+    expected_seat = (
+        step.to_act if step.to_act is not None else (None if hand_now is None else hand_now.current)
     )
     if expected_seat is not None:
-        checks.check(laid.seat == expected_seat, Check.TO_ACT, rules,
-                     "a different seat opened", expected_seat, laid.seat)
+        checks.check(
+            laid.seat == expected_seat,
+            Check.TO_ACT,
+            rules,
+            "a different seat opened",
+            expected_seat,
+            laid.seat,
+        )
     action = canonical_or_none(laid.action)
     allowed = None if step.legal is None else {canonical(text) for text in step.legal}
     legal = _legal(hand_now, laid.action) if allowed is None else action in allowed

@@ -132,8 +132,10 @@ class EngineInfo:
             return f"the engine plays {variant!r} with {played} players, not {players}"
         for name, value in options.items():
             exact = declaration.options.get(name)
-            if (value not in exact) if exact is not None else (
-                self.variants is not None and value not in declared.get(name, [])
+            if (
+                (value not in exact)
+                if exact is not None
+                else (self.variants is not None and value not in declared.get(name, []))
             ):
                 return f"the engine does not declare option {name}={value} of {variant!r}"
         for name, exact in declaration.options.items():

@@ -5,10 +5,14 @@ that does not hold is recorded as a :class:`~.verdicts.Deviation`, with the
 rules behind it (:mod:`.attribution`, read from the reference engine following
 the same scripted line), and the case goes on as long as the engine can
 follow the line: it stops when the engine refuses a scripted action the case
-says is legal, or accepts one the case says must be refused (its position is
-then not the case's any more). ``fail_fast`` stops at the first deviation.
+says is legal. When it accepts one the case tries only to see it refused, the
+case is played again without that try (:class:`~.checking.Replay`), so what
+follows is judged too. ``fail_fast`` stops at the first deviation.
 :class:`Skip` means the engine refused the match as unsupported, though it
-declares the variant.
+declares the variant. What the engine declares it does not do is not judged
+(:mod:`.checking`), an opening it lays itself and an action it lays otherwise
+are :mod:`.departures`', errors it must answer :mod:`.errorchecks`', and a
+result or match field that differs is blamed by :mod:`.fields`.
 """
 
 from __future__ import annotations
@@ -24,11 +28,12 @@ from .ahead import Ahead, plan, settle
 from .attribution import FixedRule, Position
 from .canonical import Mismatch, canonical, canonical_set
 from .cases import Case, ScriptedHand, Step, Target
-from .checking import Checks, Reference, Stop
+from .checking import MOST_REPLAYS, Checks, Reference, Replay, Stop
 from .codes import ErrorCode
 from .declarations import Declaration
 from .departures import canonical_or_none, laid_by_ends, opened_itself
 from .engine import Engine, EngineRefusal
+from .errorchecks import check_error, refuse_deal
 from .requests import case_requests
 from .verdicts import CaseRun, Check
 
@@ -77,33 +82,6 @@ def play_case(
     settle(engine)
 
 
-#: The most times a case is played again to go on past attempts the engine accepted.
-MOST_REPLAYS = 8
-
-
-class Replay:
-    """The attempts a replay of a case leaves out, and how many expectations come before
-    each (met again, they are not counted twice)."""
-
-    def __init__(self, skips: dict[tuple[int, int | None], int]) -> None:
-        self.skips = skips
-        self.checks: Checks | None = None
-        self.starts: dict[tuple[int, int | None], int] = {}
-
-    def quiet(self) -> int:
-        """How many of the first expectations were counted by an earlier play."""
-        return max(self.skips.values(), default=0)
-
-    def at(self, where: tuple[int, int | None]) -> bool:
-        """Mark the start of a step (or of a hand's deal); whether to leave it out."""
-        if self.checks is not None:
-            self.starts.setdefault(where, self.checks.met)
-        return where in self.skips
-
-    def met_before(self, where: tuple[int, int | None]) -> int:
-        return self.starts.get(where, 0)
-
-
 def _play_case(
     engine: Engine,
     case: Case,
@@ -130,7 +108,7 @@ def _play_case(
         run.hand, run.step = hand_index, None
         if hand.refuse_deal:
             if not replay.at((hand_index, None)):
-                _refuse_deal(engine, hand, checks, hand_index)
+                refuse_deal(engine, hand, checks, hand_index)
             continue
         # the reference deals while the engine does (nothing it does depends on the answer)
         follow = Ahead(engine, partial(reference.new_hand, hand.deal))
@@ -168,33 +146,6 @@ def _play_case(
             return differs
 
         checks.keys(Check.MATCH, expected, state, match_key_rules)
-
-
-def _refuse_deal(engine: Engine, hand: ScriptedHand, checks: Checks, index: int) -> None:
-    """The engine must refuse a deal that breaks the variant, with ``bad_deal``; the rule
-    behind it is the one the deal breaks (:func:`.attribution.broken_deal_rules`)."""
-    rules = attribution.broken_deal_rules(checks.reference.rules, hand.deal, checks.run.players)
-    try:
-        engine.new_hand(hand.deal)
-    except EngineRefusal as refusal:
-        checks.check(
-            refusal.code == "bad_deal",
-            Check.DEAL,
-            rules,
-            "a deal that breaks the variant is refused with another code",
-            "bad_deal",
-            refusal.code,
-        )
-        return
-    checks.check(
-        False,
-        Check.DEAL,
-        rules,
-        "a deal that breaks the variant was accepted",
-        "bad_deal",
-        "accepted",
-    )
-    raise Stop((index, None))  # the engine plays a hand the case does not have: play it again
 
 
 def _begin_hand(engine: Engine, reference: Reference, checks: Checks) -> None:
@@ -288,6 +239,9 @@ def _check_step(
         )
     if step.legal is not None or step.includes or step.excludes:
         _check_legal(engine, step, position, checks, known)
+    if step.error_code is not None:
+        check_error(engine, step, run, checks)
+        return
     # the rules behind the ends are those of the act that made them, read before it
     ends_rules = attribution.ends_rules(position, step.act, known) if step.ends is not None else ()
     # the hand before a play whose ends are checked, to tell what the engine laid

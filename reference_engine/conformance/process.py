@@ -320,6 +320,11 @@ class ProcessEngine(EnginePipes):
         reply = self._answer(requests.query("match"), ("match",))
         return self._checked(replies.match_totals, reply)
 
+    def ask(self, kind: str) -> dict[str, Any]:
+        """Send a request of any ``kind`` with no fields (a case checks an unknown one is
+        answered ``unknown_request``): its reply, or EngineRefusal for an error reply."""
+        return self.request(kind)
+
     def held(self, seat: int) -> list[str] | None:
         """The tiles ``seat`` holds, or None from an engine that does not say (it answers
         ``held`` with ``unknown_request``, and is not asked again)."""

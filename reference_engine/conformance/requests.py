@@ -81,7 +81,9 @@ def step_requests(step: Step) -> list[Request]:
         requests.append(query("to_act"))
     if step.legal is not None or step.includes or step.excludes:
         requests.append(query("legal"))
-    if step.act is not None:
+    if step.request is not None:
+        requests.append(query(step.request))
+    elif step.act is not None:
         requests.append(apply(step.act, step.as_seat))
     if step.ends is not None:
         requests.append(query("ends"))

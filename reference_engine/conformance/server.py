@@ -127,6 +127,7 @@ def _held(engine: Engine, seat: int) -> dict[str, Any]:
         raise EngineRefusal(ErrorCode.UNKNOWN_REQUEST, "this engine does not say what a seat holds")
     return {"type": "held", "tiles": method(seat)}
 
+
 #: Every request type; ``quit`` is answered by the server itself.
 REQUEST_TYPES = (*HANDLERS, "quit")
 

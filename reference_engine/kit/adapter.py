@@ -246,6 +246,9 @@ class Adapter:
             raise EngineRefusal(
                 ErrorCode.BAD_DEAL, f"{len(hands)} hands for {self._kit_players} players"
             )
+        designated = deal.get("designated")
+        if designated is not None and designated not in range(self._kit_players):
+            raise EngineRefusal(ErrorCode.BAD_DEAL, f"seat {designated} is not in this match")
         assert self._kit_variant is not None
         return Table(
             variant=self._kit_variant,

@@ -19,10 +19,10 @@ from shipped import shipped_cases
 
 from reference_engine.cli.app import run
 from reference_engine.conformance.cases import Case
+from reference_engine.conformance.counterfactual import altered
 from reference_engine.conformance.decisive import (
     VARIED,
     Run,
-    altered,
     decisive_checks,
     unchecked,
 )

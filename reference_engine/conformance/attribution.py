@@ -23,7 +23,7 @@ from ..engine.actions import Action, AnyAction, Draw, Pass, Play, end_name
 from ..engine.deal import deal_problems
 from ..engine.hand import Hand, Phase
 from ..engine.scoring import sides
-from ..errors import IllegalActionError, NotationError
+from ..errors import IllegalActionError, NotationError, Reason
 from ..rules.model import Rules
 from ..rules.parameters import BY_NAME, Decides, deciding
 from ..rules.vocabulary import TextEnum
@@ -191,6 +191,10 @@ def _action_rules(position: Position, text: str, known: Known) -> tuple[str, ...
         try:
             hand.verify(action)
         except IllegalActionError as error:
+            if error.reason in _WHILE_DRAWING and hand.phase is not Phase.OPENING:
+                # refused because a tile can be drawn: that is the reserve's as well
+                named = (error.rule,) if error.rule else ()
+                return _sorted((*named, *deciding_rules(rules, Decides.DRAW)))
             if error.rule:
                 return (error.rule,)
     if hand.phase is Phase.OPENING and not isinstance(action, Draw):
@@ -199,6 +203,11 @@ def _action_rules(position: Position, text: str, known: Known) -> tuple[str, ...
             found = known[("opening",)] = opening_rules(position)
         return found
     return _kind_rules(hand, rules, action)
+
+
+#: The refusal of a pass by a player who cannot play because a tile can be drawn (SPEC
+#: 8.2): whether one can draw, the reserve decides as much as the rule named.
+_WHILE_DRAWING = frozenset({Reason.MUST_DRAW})
 
 
 def _kind_rules(hand: Hand, rules: Rules, action: AnyAction) -> tuple[str, ...]:

@@ -21,6 +21,7 @@ from ..rules.model import Rules
 from ..rules.vocabulary import TargetUnit
 from . import attribution
 from .attribution import FixedRule, Position, position_text
+from .counterfactual import Explainer
 from .declarations import Declaration
 from .verdicts import CaseRun, Check, Deviation
 
@@ -73,6 +74,13 @@ class Reference:
     def position(self) -> Position:
         return Position(self.rules, self.hand)
 
+    def held(self) -> tuple[str, ...] | None:
+        """The tiles the seat to act holds, in canonical order (None once it cannot follow)."""
+        hand = self.hand
+        if hand is None or hand.is_over:
+            return None
+        return tuple(sorted(str(tile) for tile in hand.hand_of(hand.current)))
+
     def describe(self) -> str:
         """The position in the notation: the ends, the hand of the seat to act, the boneyard."""
         return position_text(self.hand)
@@ -99,6 +107,9 @@ class Checks:
         #: Asks the engine what the seat to act holds (at the step being checked, before
         #: its act), for a deviation after a draw; its answer is kept for the step.
         self.probe: Callable[[], tuple[str, ...] | None] | None = None
+        #: Narrows the rules of a deviation at a step to those that can explain it
+        #: (:class:`~.counterfactual.Explainer`).
+        self.explainer: Explainer | None = None
 
     def counted(self) -> bool:
         """Meet one more expectation; whether it counts (it is not one met again)."""
@@ -127,10 +138,29 @@ class Checks:
         if not self.counted():
             return
         named = rules if isinstance(rules, tuple) else rules()
-        tally = self.run.held if held else self.run.failed
-        tally.update(named)
         if held:
+            self.run.held.update(named)
             return
+        parts = () if facets is None else facets()
+        run = self.run
+        holds = self._holds(check, actual)
+        # the rules are narrowed where the engine holds what the reference holds
+        same_hand = holds is None or holds == self.reference.held()
+        if (
+            self.explainer is not None
+            and same_hand
+            and run.step is not None
+            and run.hand is not None
+        ):
+            answers = {
+                (d.step, d.check): d.actual
+                for d in run.deviations
+                if d.hand == run.hand and d.step is not None
+            }
+            named, parts = self.explainer(
+                check, named, parts, expected, actual, (run.hand, run.step), answers
+            )
+        self.run.failed.update(named)
         self.run.deviations.append(
             Deviation(
                 check=check,
@@ -142,20 +172,20 @@ class Checks:
                 step=self.run.step,
                 history=tuple(self.run.history),
                 position=self.reference.describe(),
-                facets=() if facets is None else facets(),
-                holds=self._holds(check),
+                facets=parts,
+                holds=holds,
             )
         )
         if self.fail_fast:
             raise Stop
 
-    def _holds(self, check: Check) -> tuple[str, ...] | None:
+    def _holds(self, check: Check, actual: Any) -> tuple[str, ...] | None:
         """What the engine says the seat to act holds, when a draw may have given it other
-        tiles than the reference's and the check is made before the step's act."""
-        asked = check in (Check.TO_ACT, Check.LEGAL, Check.INCLUDES, Check.EXCLUDES)
-        if self.probe is None or "draw" not in self.run.history:
-            return None
-        if not asked and check is not Check.ACCEPTED:
+        tiles than the reference's and nothing has changed since the step began (the check
+        comes before the act, or the act was refused)."""
+        before = check in (Check.TO_ACT, Check.LEGAL, Check.INCLUDES, Check.EXCLUDES)
+        refused = check in (Check.ACCEPTED, Check.REFUSED) and actual not in (None, "accepted")
+        if self.probe is None or "draw" not in self.run.history or not (before or refused):
             return None
         return self.probe()
 

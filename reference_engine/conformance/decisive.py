@@ -17,14 +17,14 @@ sets that one to its first value (``draw_when: no_play`` over ``never`` draws
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
-from typing import Any
 
 from ..rules import Catalog, Rules
 from ..rules.kinds import Decides
-from ..rules.parameters import BY_NAME, PARAMETERS, as_text_value, deciding
+from ..rules.parameters import BY_NAME, as_text_value, deciding
 from .cases import Case
+from .counterfactual import altered
 from .engine import ReferenceEngine
 from .runner import Runner, select
 from .verdicts import Check
@@ -43,23 +43,6 @@ LEGAL_CHECKS = frozenset({Check.LEGAL, Check.INCLUDES, Check.EXCLUDES})
 def token(rule: str, value: object) -> str:
     """``rule=value`` as a case declares it."""
     return f"{rule}={as_text_value(value)}"
-
-
-def altered(rules: Rules, rule: str, value: object) -> Rules | None:
-    """``rules`` with ``rule`` set to ``value``, and any closed rule that then applies but
-    was unset set to its first value (``draws_per_turn: one`` needs ``after_single_draw``);
-    None when that changes nothing or an open rule would be left unset."""
-    if not rules.applicable(rule) or getattr(rules, rule) == value:
-        return None
-    change: dict[str, Any] = {rule: value}
-    changed = replace(rules, **change)
-    for needed in PARAMETERS:
-        if changed.applicable(needed.name) and getattr(changed, needed.name) is None:
-            if not needed.values:
-                return None
-            change[needed.name] = needed.values[0]
-            changed = replace(rules, **change)
-    return changed
 
 
 class _Altered(Catalog):

@@ -30,6 +30,7 @@ from .canonical import Mismatch, canonical, canonical_set
 from .cases import Case, ScriptedHand, Step, Target
 from .checking import MOST_REPLAYS, Checks, Reference, Replay, Stop
 from .codes import ErrorCode
+from .counterfactual import Explainer
 from .declarations import Declaration
 from .departures import canonical_or_none, laid_by_ends, opened_itself
 from .engine import Engine, EngineRefusal
@@ -104,6 +105,13 @@ def _play_case(
     reference = Reference(rules, case.players)
     checks = Checks(run, reference, fail_fast, declaration)
     checks.quiet, replay.checks = replay.quiet(), checks
+    checks.explainer = Explainer(
+        case.hands,
+        rules,
+        case.players,
+        declaration.reasons,
+        lambda hand: {step for at, step in replay.skips if at == hand and step is not None},
+    )
     for hand_index, hand in enumerate(case.hands):
         run.hand, run.step = hand_index, None
         if hand.refuse_deal:

@@ -212,3 +212,30 @@ def test_a_variant_with_options_chooses_the_runs_under_those_values(
         variants == ["german[set=double_nine]"]
         for variants in (case["variants"] for case in listed)
     )
+
+
+def test_every_option_value_of_every_shipped_variant_has_a_case() -> None:
+    """A value no case runs under is a value no engine is judged on."""
+    from shipped import shipped_cases
+
+    from reference_engine.rules import Catalog
+
+    catalog = Catalog.shipped()
+    loaded, problems = shipped_cases()
+    assert problems == ()
+    chosen: dict[str, list[dict[str, str]]] = {}
+    for case in loaded:
+        for target in case.applies_to:
+            chosen.setdefault(target.variant, []).append(dict(target.options))
+    missing = []
+    for variant in catalog.ids():
+        for option in catalog.resolve(variant).options:
+            for value in option.values:
+                runs = chosen.get(variant, [])
+                if value.name == option.default:
+                    covered = any(option.name not in options for options in runs)
+                else:
+                    covered = any(options.get(option.name) == value.name for options in runs)
+                if not covered:
+                    missing.append(f"{variant}:{option.name}={value.name}")
+    assert missing == [], "option values no case runs under: " + ", ".join(missing)

@@ -110,6 +110,8 @@ class Checks:
         #: Narrows the rules of a deviation at a step to those that can explain it
         #: (:class:`~.counterfactual.Explainer`).
         self.explainer: Explainer | None = None
+        #: Asks the engine who is to act at the step being checked (before its act).
+        self.seat_probe: Callable[[], int | None] | None = None
 
     def counted(self) -> bool:
         """Meet one more expectation; whether it counts (it is not one met again)."""
@@ -142,52 +144,84 @@ class Checks:
             self.run.held.update(named)
             return
         parts = () if facets is None else facets()
-        run = self.run
-        holds = self._holds(check, actual)
-        # the rules are narrowed where the engine holds what the reference holds
-        same_hand = holds is None or holds == self.reference.held()
-        if (
-            self.explainer is not None
-            and same_hand
-            and run.step is not None
-            and run.hand is not None
-        ):
-            answers = {
-                (d.step, d.check): d.actual
-                for d in run.deviations
-                if d.hand == run.hand and d.step is not None
-            }
-            named, parts = self.explainer(
-                check, named, parts, expected, actual, (run.hand, run.step), answers
+        run, holds = self.run, None
+        try:
+            # asking the engine what it holds and who acts may find it broken: the
+            # deviation is kept all the same, with the rules before they were narrowed
+            holds = self._holds(check, actual)
+            named, parts = self._narrowed(check, named, parts, expected, actual, holds)
+        finally:
+            run.failed.update(named)
+            run.deviations.append(
+                Deviation(
+                    check=check,
+                    message=message,
+                    expected=expected,
+                    actual=actual,
+                    rules=named,
+                    hand=run.hand,
+                    step=run.step,
+                    history=tuple(run.history),
+                    position=self.reference.describe(),
+                    facets=parts,
+                    holds=holds,
+                )
             )
-        self.run.failed.update(named)
-        self.run.deviations.append(
-            Deviation(
-                check=check,
-                message=message,
-                expected=expected,
-                actual=actual,
-                rules=named,
-                hand=self.run.hand,
-                step=self.run.step,
-                history=tuple(self.run.history),
-                position=self.reference.describe(),
-                facets=parts,
-                holds=holds,
-            )
-        )
         if self.fail_fast:
             raise Stop
+
+    def _narrowed(
+        self,
+        check: Check,
+        named: tuple[str, ...],
+        parts: tuple[tuple[str, ...], ...],
+        expected: Any,
+        actual: Any,
+        holds: tuple[str, ...] | None,
+    ) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+        """The rules of a deviation narrowed by the explainer, where the engine holds what
+        the reference holds (else the draw order may be the cause, which it cannot try)."""
+        run = self.run
+        same_hand = holds is None or holds == self.reference.held()
+        if self.explainer is None or not same_hand or run.step is None or run.hand is None:
+            return named, parts
+        answers = {
+            (d.step, d.check): d.actual
+            for d in run.deviations
+            if d.hand == run.hand and d.step is not None
+        }
+        return self.explainer(
+            check,
+            named,
+            parts,
+            expected,
+            actual,
+            (run.hand, run.step),
+            answers,
+            self._seat(check, actual),
+        )
+
+    def _seat(self, check: Check, actual: Any) -> Callable[[], int | None] | None:
+        """Asks the engine who is to act, when nothing has changed since the step began."""
+        if self.seat_probe is None or not self._unchanged(check, actual):
+            return None
+        return self.seat_probe
+
+    @staticmethod
+    def _unchanged(check: Check, actual: Any) -> bool:
+        """Whether the engine is where the step began: the check comes before the act, or
+        the act was refused."""
+        before = check in (Check.TO_ACT, Check.LEGAL, Check.INCLUDES, Check.EXCLUDES)
+        refused = check in (Check.ACCEPTED, Check.REFUSED) and actual not in (None, "accepted")
+        return before or refused
 
     def _holds(self, check: Check, actual: Any) -> tuple[str, ...] | None:
         """What the engine says the seat to act holds, when a draw may have given it other
         tiles than the reference's and nothing has changed since the step began (the check
         comes before the act, or the act was refused)."""
-        before = check in (Check.TO_ACT, Check.LEGAL, Check.INCLUDES, Check.EXCLUDES)
-        refused = check in (Check.ACCEPTED, Check.REFUSED) and actual not in (None, "accepted")
-        if self.probe is None or "draw" not in self.run.history or not (before or refused):
+        if self.probe is None or "draw" not in self.run.history:
             return None
-        return self.probe()
+        return self.probe() if self._unchanged(check, actual) else None
 
     def keys(
         self,

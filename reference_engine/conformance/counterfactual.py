@@ -233,9 +233,11 @@ class Explainer:
         actual: Any,
         where: tuple[int, int],
         answers: Answers,
+        seat: Callable[[], int | None] | None = None,
     ) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
         """``named`` and ``facets`` narrowed for the deviation of ``check`` at ``where``
-        (hand, step), the engine having answered ``answers`` at the hand's earlier steps."""
+        (hand, step), the engine having answered ``answers`` at the hand's earlier steps;
+        ``seat`` asks the engine who is to act, where the case does not say."""
         hand_index, step_index = where
         if hand_index >= len(self.hands) or step_index >= len(self.hands[hand_index].steps):
             return named, facets
@@ -254,19 +256,39 @@ class Explainer:
             if index not in skipped
         }
         replayer = Replayer(kept, shifted, self.reasons)
-        seat = shifted.get((position, Check.TO_ACT), step.to_act)
+        to_act = shifted.get((position, Check.TO_ACT), step.to_act)
+        if to_act is None and seat is not None:
+            to_act = seat()
 
-        def narrow(candidates: tuple[str, ...], agrees: Callable[[Hand], bool]) -> tuple[str, ...]:
+        def narrow(
+            candidates: tuple[str, ...],
+            agrees: Callable[[Hand], bool],
+            loosely: Callable[[Hand], bool] | None = None,
+            changes: Callable[[Hand], bool] | None = None,
+        ) -> tuple[str, ...]:
+            """The candidates whose other value gives the engine's answer; failing that,
+            those that give at least the fact in dispute (``loosely``): a rule the engine
+            breaks in a way none of its values describes still decides that fact; failing
+            that, those that can change the answer at all (``changes``), the earlier steps
+            as the engine played them: a rule no value of which could make a difference here
+            is cleared."""
             if len(candidates) < 2:
                 return candidates
+            for agree in (agrees, loosely, changes):
+                if agree is None:
+                    continue
 
-            def agreeing(hand: Hand) -> bool:
-                if seat is not None and (None if hand.is_over else hand.current) != seat:
-                    return False
-                return agrees(hand)
+                def agreeing(hand: Hand, agree: Callable[[Hand], bool] = agree) -> bool:
+                    if to_act is not None and (None if hand.is_over else hand.current) != to_act:
+                        return False
+                    return agree(hand)
 
-            found = explaining(replayer, self.rules, self.players, position, candidates, agreeing)
-            return narrowed(found, candidates)
+                found = explaining(
+                    replayer, self.rules, self.players, position, candidates, agreeing
+                )
+                if narrowed(found, candidates) != candidates:
+                    return found
+            return candidates
 
         if check in (Check.LEGAL, Check.INCLUDES, Check.EXCLUDES) and facets:
             offered = set(actual) if isinstance(actual, list) else set()
@@ -276,12 +298,28 @@ class Explainer:
                 disputed = sorted(expected if check is Check.INCLUDES else actual)
             if len(disputed) != len(facets):
                 return named, facets
+            # what both offer is offered under any rule that explains the engine's answer
+            agreed = set(expected) & offered if check is Check.LEGAL else set()
 
-            def offers_alike(action: str) -> Callable[[Hand], bool]:
-                return lambda hand: (action in _legal(hand)) == (action in offered)
+            def offers_alike(action: str, keep: set[str]) -> Callable[[Hand], bool]:
+                def alike(hand: Hand) -> bool:
+                    legal = _legal(hand)
+                    return (action in legal) == (action in offered) and keep <= legal
+
+                return alike
+
+            reference = _canonical(list(expected)) if check is Check.LEGAL else None
+
+            def offers_otherwise(hand: Hand) -> bool:
+                return reference is not None and _legal(hand) != reference
 
             narrowed_facets = tuple(
-                narrow(facet, offers_alike(action))
+                narrow(
+                    facet,
+                    offers_alike(action, agreed),
+                    offers_alike(action, set()),
+                    offers_otherwise,
+                )
                 for facet, action in zip(facets, disputed, strict=True)
             )
             union = tuple(dict.fromkeys(rule for facet in narrowed_facets for rule in facet))
@@ -290,6 +328,19 @@ class Explainer:
         if agrees is None:
             return named, facets
         return narrow(named, agrees), facets
+
+    def at_deal(self, hand_index: int, candidates: tuple[str, ...], over: bool) -> tuple[str, ...]:
+        """``candidates`` narrowed for a hand the engine deals again (``over``) or plays
+        on where the reference does the other: those whose other value does as it did."""
+        if hand_index >= len(self.hands) or len(candidates) < 2:
+            return candidates
+        replayer = Replayer(self.hands[hand_index], {}, self.reasons)
+
+        def dealt_alike(hand: Hand) -> bool:
+            return hand.is_over == over
+
+        found = explaining(replayer, self.rules, self.players, 0, candidates, dealt_alike)
+        return narrowed(found, candidates)
 
     def _agrees(self, check: Check, step: Step, actual: Any) -> Callable[[Hand], bool] | None:
         if check is Check.TO_ACT:

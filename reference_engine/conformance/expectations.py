@@ -164,10 +164,12 @@ def _begin_hand(engine: Engine, reference: Reference, checks: Checks) -> None:
     rules = Ahead(engine, lambda: fields.redeal_rules(reference.rules, hand))
     result = engine.result()
     over = hand.is_over
+    held = (result is not None) == over
+    explainer, index = checks.explainer, checks.run.hand or 0
     checks.check(
-        (result is not None) == over,
+        held,
         Check.RESULT,
-        rules,
+        rules if held or explainer is None else explainer.at_deal(index, rules(), not over),
         "the hand just dealt already has a result" if not over else "the redeal has no result",
         "a result" if over else None,
         result,
@@ -234,6 +236,7 @@ def _check_step(
 ) -> None:
     position, known = reference.position, reference.known
     checks.probe = _probe(engine, reference)
+    checks.seat_probe = _once(engine.to_act)
     if step.to_act is not None:
         rules = Ahead(engine, lambda: attribution.to_act_rules(position))
         seat = engine.to_act()
@@ -264,6 +267,18 @@ def _check_step(
         act = step.act
         laid = None if before is None or act is None else partial(laid_by_ends, before, act)
         checks.ends(engine.ends(), step.ends, ends_rules, act, laid)
+
+
+def _once(ask: Callable[[], int | None]) -> Callable[[], int | None]:
+    """``ask``, asked at most once (its answer kept)."""
+    answer: list[int | None] = []
+
+    def asked() -> int | None:
+        if not answer:
+            answer.append(ask())
+        return answer[0]
+
+    return asked
 
 
 def _probe(engine: Engine, reference: Reference) -> Callable[[], tuple[str, ...] | None] | None:

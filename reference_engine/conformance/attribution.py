@@ -200,7 +200,7 @@ def _action_rules(position: Position, text: str, known: Known) -> tuple[str, ...
     if hand.phase is Phase.OPENING and not isinstance(action, Draw):
         found = known.get(("opening",))
         if found is None:
-            found = known[("opening",)] = opening_rules(position)
+            found = known[("opening",)] = _opening_tile_rules(position)
         return found
     return _kind_rules(hand, rules, action)
 
@@ -208,6 +208,18 @@ def _action_rules(position: Position, text: str, known: Known) -> tuple[str, ...
 #: The refusal of a pass by a player who cannot play because a tile can be drawn (SPEC
 #: 8.2): whether one can draw, the reserve decides as much as the rule named.
 _WHILE_DRAWING = frozenset({Reason.MUST_DRAW})
+
+
+def _opening_tile_rules(position: Position) -> tuple[str, ...]:
+    """The rules behind one tile laid (or not) as the opening by the seat to act: the
+    opening rules, but where an opening tile rule says what the designated opener lays,
+    not those that say who opens (who is to act is a check of its own)."""
+    found = opening_rules(position)
+    rules = position.rules
+    if not rules.applicable("opening_tile"):
+        return found
+    who = set(deciding_rules(rules, Decides.OPENING_SEAT))
+    return tuple(name for name in found if name not in who)
 
 
 def _kind_rules(hand: Hand, rules: Rules, action: AnyAction) -> tuple[str, ...]:

@@ -254,6 +254,9 @@ def case_places(run: CaseRun, key: Callable[[str], Key]) -> list[Place]:
             )
         if whole:
             sets = [_named(d.check, d.rules, d.expected, d.actual) for d in whole]
+            if other_seat:
+                # another seat is to act: what it is offered or refused follows from that
+                sets = [s for d, s in zip(whole, sets, strict=True) if d.check is Check.TO_ACT]
             names = frozenset.intersection(*sets) or frozenset.union(*sets)
             if names != _ENDED:
                 names |= drawn

@@ -64,6 +64,9 @@ class Decides(Enum):
 
     #: Who opens a hand and with which tile.
     OPENING = "opening"
+    #: Who opens a hand (not with which tile, where another rule says that: the tile a
+    #: designated opener lays is the opening tile rule's).
+    OPENING_SEAT = "opening_seat"
     #: Whether the double blank counts at the opening (asked when a hand holds it).
     DOUBLE_BLANK = "double_blank"
     #: What happens when no hand holds an opening double.

@@ -130,7 +130,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     # ------------------------------------------------------------ opening (SPEC 6)
     Parameter(
         name="opener",
-        decides=frozenset({Decides.OPENING}),
+        decides=frozenset({Decides.OPENING, Decides.OPENING_SEAT}),
         kind=ValueKind.CHOICE,
         choices=Opener,
         spec="6.3",
@@ -140,7 +140,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         name="designated_opener",
-        decides=frozenset({Decides.OPENING}),
+        decides=frozenset({Decides.OPENING, Decides.OPENING_SEAT}),
         kind=ValueKind.CHOICE,
         choices=DesignatedOpener,
         spec="6.2",

@@ -51,11 +51,13 @@ function parseAction(text) {
   const t = String(text).trim();
   if (/^draw$/i.test(t)) return { kind: "draw" };
   if (/^(pass|knock)$/i.test(t)) return { kind: "pass" };
-  const m = /^(\[?\d{1,2}[-|]\d{1,2}\]?)(?:@([LR]):(\d{1,2}))?$/.exec(t);
+  const m = /^(\[?\d{1,2}[-|]\d{1,2}\]?)(?:@(L|R|E\d{1,2}):(\d{1,2}))?$/.exec(t);
   if (!m) return null; // this engine knows no crosswise plays
   const tile = parseTile(m[1]);
   if (!m[2]) return { kind: "play", tile, end: null, open: null };
-  return { kind: "play", tile, end: m[2] === "L" ? 0 : 1, open: Number(m[3]) };
+  // L and R are ends 0 and 1; E2, E3... are ends this engine's line never has
+  const end = m[2] === "L" ? 0 : m[2] === "R" ? 1 : Number(m[2].slice(1));
+  return { kind: "play", tile, end, open: Number(m[3]) };
 }
 
 const actionText = (a) =>
@@ -178,7 +180,7 @@ class Game {
     const plays = legal.filter((a) => a.kind === "play");
     if (action.kind === "play") {
       if (!h.ends.length && action.end !== null) return "no_such_end";
-      if (h.ends.length && action.end === null) return "no_such_end";
+      if (h.ends.length && (action.end === null || action.end >= h.ends.length)) return "no_such_end";
       if (!hand.some((t) => sameTile(t, action.tile))) return "tile_not_in_hand";
       if (!h.ends.length) return "wrong_opening";
       const onEnd = plays.filter((a) => sameTile(a.tile, action.tile) && a.end === action.end);

@@ -192,9 +192,31 @@ def deviation_candidates(deviation: Deviation) -> frozenset[str]:
     )
 
 
+#: The deviations after which the engine's game is no longer the reference's: another
+#: seat acting, other ends, another action laid, another hand held. Later deviations in
+#: the same hand may follow from them; after any other deviation (an action offered or
+#: refused amiss) the engine went on along the case's line, and what follows is judged
+#: on its own.
+PARTING = frozenset({Check.TO_ACT, Check.ENDS, Check.LAID})
+
+
+def _parts(deviation: Deviation) -> bool:
+    """Whether the engine's game may have left the reference's at ``deviation``."""
+    if deviation.check in PARTING:
+        return True
+    held = deviation.position.partition(" holds ")[2].partition(";")[0].split()
+    return deviation.holds is not None and tuple(sorted(held)) != deviation.holds
+
+
 def evidence_flags(run: CaseRun) -> list[bool]:
-    """For each deviation of ``run``, whether it is evidence, not a consequence."""
-    first_in_hand: dict[tuple[int, int], tuple[int, int, int]] = {}
+    """For each deviation of ``run``, whether it is evidence, not a consequence.
+
+    A deviation is a consequence when an earlier deviation of the same hand (since
+    the case was last put back on its line) parted the engine's game from the
+    reference's (:data:`PARTING`) at an earlier step; a match total is one when any
+    deviation came before it.
+    """
+    parted: dict[tuple[int, int], int] = {}
     first_any: tuple[int, int, int] | None = None
     evidence = []
     for deviation in run.deviations:
@@ -207,8 +229,9 @@ def evidence_flags(run: CaseRun) -> list[bool]:
         if deviation.check is Check.MATCH:
             is_evidence = first_any is None or first_any == point
         else:
-            is_evidence = first_in_hand.get(stretch, point) == point
-        first_in_hand.setdefault(stretch, point)
+            is_evidence = parted.get(stretch, step) >= step
+        if _parts(deviation):
+            parted.setdefault(stretch, step)
         first_any = first_any or point
         evidence.append(is_evidence)
     return evidence

@@ -148,8 +148,18 @@ def _play_target(
         game: RandomMatch | None = None
         try:
             engine = runner.engine()
+            info = runner.info
             game = RandomMatch(
-                engine, oracle, rules, target, players, strategy, rng, seed=seed, game=index + 1
+                engine,
+                oracle,
+                rules,
+                target,
+                players,
+                strategy,
+                rng,
+                seed=seed,
+                game=index + 1,
+                declaration=None if info is None else info.declaration(target.variant),
             )
             game.max_hands = min(MAX_HANDS, games - played)
             game.play()

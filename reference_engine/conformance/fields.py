@@ -17,8 +17,9 @@ when the case checks only the points.
   values, scores exactly what the engine scored (the engine plays that value).
 
 The match's fields in the same way: hands won (a tie or a redeal counts for
-nobody), the scores (each hand's points), then the winner (``target``, blamed
-only when the scores and hands won agree).
+nobody, every other hand for its winner: the match's count, ``target``), the
+scores (each hand's points), then the winner (``target``, blamed only when the
+scores and hands won agree).
 """
 
 from __future__ import annotations
@@ -143,12 +144,16 @@ def match_rules(match: Match | None, actual: Mapping[str, Any]) -> tuple[str, ..
     expected = {"scores": match.scores, "hands_won": match.hands_won, "winner": match.winner}
     field = _first_difference(MATCH_ORDER, expected, actual)
     if field == "hands_won":
-        redealt = any(
-            hand.outcome is not None and hand.outcome.termination.value == "redeal"
-            for hand in match.hands
-        )
-        names = ("tie", "nobody_has_double") if redealt else ("tie",)
-        return (*_applicable(rules, *names), _END, *_partners(rules, match.players))
+        # a tied or voided hand counts for nobody; otherwise the match's own count (SPEC 10.5)
+        ended = [hand.outcome for hand in match.hands if hand.outcome is not None]
+        names = []
+        if any(outcome.termination.value == "redeal" for outcome in ended):
+            names.append("nobody_has_double")
+        if any(
+            outcome.winner is None and outcome.termination.value == "blocked" for outcome in ended
+        ):
+            names.append("tie")
+        return (*_applicable(rules, *names), "target", *_partners(rules, match.players))
     if field == "scores":
         return (*_points_rules(rules, match.players), *_applicable(rules, "hand_pips"))
     if field == "winner":

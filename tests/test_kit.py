@@ -228,6 +228,9 @@ class NoScoreNoReasons(ReferenceBehindTheKit):
     points = Adapter.points
     match_winner = Adapter.match_winner
 
+    def play(self, move: AnyAction, seat: int) -> bool | str:
+        return super().play(move, seat) is True  # refused, with no reason given
+
 
 def test_what_an_adapter_leaves_out_is_declared_and_not_judged() -> None:
     declared = NoScoreNoReasons().hello().declaration("gamerules-com")
@@ -410,3 +413,113 @@ def test_the_javascript_kit_rigs_a_shuffle_as_the_python_one_does() -> None:
         check=True,
     )
     assert [tuple(tile) for tile in json.loads(done.stdout)] == wanted
+
+
+# --------------------------------------------------------------------------- slips in the glue
+
+
+class Slips(ReferenceBehindTheKit):
+    """The reference behind the kit with one hook answering what no hook may."""
+
+    slip = ""
+
+    def seat(self) -> int | None:
+        seat = super().seat()
+        return seat + 10 if self.slip == "seat" and seat is not None else seat
+
+    def open_ends(self) -> Sequence[int | str]:
+        ends = super().open_ends()
+        return [f"{end}!" for end in ends] if self.slip == "ends" else ends
+
+    def moves(self) -> Iterable[AnyAction]:
+        moves = list(super().moves())
+        return [("L", (1, 2)) for _ in moves] if self.slip == "moves" else moves  # type: ignore[misc]
+
+    def play(self, move: AnyAction, seat: int) -> Any:
+        done = super().play(move, seat)
+        return 42 if self.slip == "play" and done is True else done
+
+    def winner(self) -> Any:
+        return "north" if self.slip == "winner" else super().winner()
+
+
+@pytest.mark.parametrize(
+    ("slip", "said"),
+    [
+        ("seat", "seat() gave"),
+        ("ends", "open_ends() gave the end"),
+        ("moves", "moves() gave"),
+        ("play", "play() gave 42"),
+        ("winner", "winner() gave 'north'"),
+    ],
+)
+def test_a_slip_in_an_adapter_errors_the_case_saying_which_hook_and_blames_no_rule(
+    slip: str, said: str
+) -> None:
+    class Slipping(Slips):
+        pass
+
+    Slipping.slip = slip
+    runs = judged(Slipping, ["gamerules-com"])
+    errored = [run for run in runs if run.verdict in (Verdict.ERROR, Verdict.NOT_RUN)]
+    assert errored and any(said in run.message for run in errored), {r.message for r in errored}
+    found = standing(runs)
+    assert found["broken"] == found["implicated"] == set()
+
+
+def test_an_adapter_without_its_hooks_fails_the_handshake_naming_them() -> None:
+    class Bare(Adapter):
+        def start(self, table: Table) -> bool:
+            return True
+
+    runs = judged(Bare, ["gamerules-com"])
+    assert {run.verdict for run in runs} == {Verdict.NOT_RUN}
+    assert "gives no seat, play, open_ends, tiles, winner, moves (or allows)" in runs[0].message
+
+
+def test_what_an_engine_prints_as_a_program_does_not_reach_the_replies(tmp_path: Path) -> None:
+    program = tmp_path / "noisy.py"
+    program.write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+        "from test_kit import ReferenceBehindTheKit\n"
+        "from reference_engine.kit import serve\n"
+        "class Noisy(ReferenceBehindTheKit):\n"
+        "    def play(self, move, seat):\n"
+        "        print('playing', move)\n"
+        "        return super().play(move, seat)\n"
+        "serve(Noisy)\n",
+        encoding="utf-8",
+    )
+    out, err = io.StringIO(), io.StringIO()
+    argv = ["conform", "--engine", f"{sys.executable} {program}", "--variant", "gamerules-com"]
+    code = run(argv, out, err)
+    assert code == 0, out.getvalue() + err.getvalue()
+
+
+@pytest.mark.usefixtures("node")
+@pytest.mark.parametrize(
+    ("slip", "said"),
+    [("seat", "seat() gave 12"), ("ends", "openEnds() gave the end"), ("hooks", "gives no tiles")],
+)
+def test_the_javascript_kit_says_which_hook_slipped(
+    slip: str, said: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MATADOR_KIT", str(ROOT / "conformance" / "examples" / "matador-kit.js"))
+    seven_up = json.dumps(str(EXAMPLES / "seven-up.js"))
+    adapter = (EXAMPLES / "seven-up-adapter.js").read_text(encoding="utf-8")
+    adapter = adapter.replace('require("./seven-up.js")', f"require({seven_up})")
+    if slip == "seat":
+        adapter = adapter.replace("return this.game.over ? null : this.game.turn;", "return 12;")
+    elif slip == "ends":
+        adapter = adapter.replace("[this.game.left, this.game.right]", '["L!", "R!"]')
+    else:
+        adapter = adapter.replace("tiles(seat) {", "notTiles(seat) {")
+    program = tmp_path / "slip.js"
+    program.write_text(adapter, encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    node = shutil.which("node") or "node"
+    code = run(["conform", "--engine", f"{node} {program}", "--variant", "gamerules-com"], out, err)
+    assert code in (1, 4)
+    assert said in out.getvalue(), out.getvalue()
+    assert "RULE" not in out.getvalue()

@@ -19,8 +19,8 @@
 //                         an engine that opens itself returns {move, seat}
 //   seat()                the seat to act, or null once the hand is over
 //   moves()               the legal actions, as Move values; or allows(move)
-//   play(move, seat)      true when done, false (or a reason code) when refused, or
-//                         the Move it did instead
+//   play(move, seat)      true (or nothing) when done, false (or a reason code) when
+//                         refused, or the Move it did instead
 //   openEnds()            the open ends, L first: numbers for plain ends
 //   tiles(seat)           a seat's tiles, as [a, b] pairs
 //   winner()              the winning seat (side) once the hand is over, null for a tie
@@ -62,7 +62,7 @@ function parseAction(text) {
   if (m[4]) return { kind: "play", tile, end, shape: "crosswise", open: null };
   const open = Number(m[3] ?? m[5]);
   if (open !== tile[0] && open !== tile[1]) return null;
-  return { kind: "play", tile, end, shape: m[3] !== undefined ? "inline" : "offset", open };
+  return { kind: "play", tile, end, shape: m[3] !== undefined ? "inline" : "crosswise_offset", open };
 }
 
 function actionText(move) {
@@ -70,7 +70,7 @@ function actionText(move) {
   if (move.end === null || move.end === undefined) return tileText(move.tile);
   const at = `${tileText(move.tile)}@${endText(move.end)}`;
   if (move.shape === "crosswise") return `${at}x`;
-  return move.shape === "offset" ? `${at}^${move.open}` : `${at}:${move.open}`;
+  return move.shape === "crosswise_offset" ? `${at}^${move.open}` : `${at}:${move.open}`;
 }
 
 const Move = {
@@ -84,7 +84,7 @@ const Move = {
     return { kind: "play", tile, end, shape: "inline", open: inward === tile[0] ? tile[1] : tile[0] };
   },
   across: (a, b, end) => ({ kind: "play", tile: tileOf(a, b), end, shape: "crosswise", open: null }),
-  offset: (a, b, end, open) => ({ kind: "play", tile: tileOf(a, b), end, shape: "offset", open }),
+  offset: (a, b, end, open) => ({ kind: "play", tile: tileOf(a, b), end, shape: "crosswise_offset", open }),
   text: actionText,
   parse: parseAction,
 };
@@ -155,6 +155,52 @@ function riggedRandom(initial, wanted, { direction = "backward", fallback = Math
   };
 }
 
+// ------------------------------------------------------------------------ checking the hooks
+
+// A slip in the adapter is said as one (the runner reports it as the engine failing,
+// never as a rule of the game broken).
+class KitError extends Error {}
+const GUIDE = "docs/adapter-kit.md";
+const shown = (value) => { try { return JSON.stringify(value); } catch (e) { return String(value); } };
+const END_TEXT = /^\d{1,2}(\/\d{1,2})?( (sum|identical|blank|any|none) (free|match_only|never))?$/;
+
+function missingHooks(a) {
+  const missing = ["start", "seat", "play", "openEnds", "tiles", "winner"].filter((name) => typeof a[name] !== "function");
+  if (typeof a.moves !== "function" && typeof a.allows !== "function") missing.push("moves (or allows)");
+  return missing;
+}
+
+function seatOf(value, players, hook = "seat()") {
+  if (value === null || value === undefined) return null;
+  if (!Number.isInteger(value) || value < 0 || value >= players) {
+    throw new KitError(`${hook} gave ${shown(value)}: the seat to act is a number from 0 to ${players - 1}, or null once the hand is over (${GUIDE})`);
+  }
+  return value;
+}
+
+function endOf(value) {
+  if (Number.isInteger(value) && value >= 0 && value <= 99) return String(value);
+  if (typeof value === "string" && END_TEXT.test(value)) return value;
+  throw new KitError(`openEnds() gave the end ${shown(value)}: an end is the number it shows, or as the protocol writes it (${GUIDE})`);
+}
+
+function pairOf(value, hook) {
+  if (!Array.isArray(value) || value.length !== 2 || !value.every((n) => Number.isInteger(n) && n >= 0)) {
+    throw new KitError(`${hook} gave the tile ${shown(value)}: a tile is a pair of numbers, [a, b]`);
+  }
+  return tileOf(value[0], value[1]);
+}
+
+function moveOf(value, hook = "moves()") {
+  if (typeof value === "string") {
+    const parsed = parseAction(value);
+    if (parsed) return parsed;
+  } else if (value && typeof value === "object" && ["play", "draw", "pass"].includes(value.kind)) {
+    return value;
+  }
+  throw new KitError(`${hook} gave ${shown(value)}: make each move with Move (Move.inline(2, 5, 1, 5), Move.draw...) or write it in the notation (${GUIDE})`);
+}
+
 // ------------------------------------------------------------------------ the protocol
 
 // The tiles of the double-`maxPip` set no hand holds, in canonical order: the boneyard of
@@ -194,16 +240,27 @@ class Session {
     if (!this.inHand) throw new Refusal("no_hand", "no hand yet: start one with new_hand");
   }
 
+  seat() { return seatOf(this.a.seat(), this.players); }
+
+  tiles(seat) { return [...this.a.tiles(seat)].map((t) => pairOf(t, `tiles(${seat})`)); }
+
   result() {
     const a = this.a;
-    const seat = a.seat();
-    if (seat !== null && seat !== undefined) return null;
+    if (this.seat() !== null) return null;
     const pips = [];
-    for (let s = 0; s < this.players; s++) pips.push(a.tiles(s).reduce((n, [x, y]) => n + x + y, 0));
+    for (let s = 0; s < this.players; s++) pips.push(this.tiles(s).reduce((n, [x, y]) => n + x + y, 0));
     const termination = typeof a.termination === "function" ? a.termination()
-      : pips.some((p, s) => a.tiles(s).length === 0) ? "domino" : "blocked";
-    const points = typeof a.points === "function" ? a.points() : new Array(this.sides()).fill(0);
-    return { termination, winner: termination === "redeal" ? null : a.winner(), pips, points };
+      : pips.some((p, s) => this.tiles(s).length === 0) ? "domino" : "blocked";
+    if (!["domino", "blocked", "redeal"].includes(termination)) {
+      throw new KitError(`termination() gave ${shown(termination)}: domino, blocked or redeal (${GUIDE})`);
+    }
+    const points = typeof a.points === "function" ? [...a.points()] : new Array(this.sides()).fill(0);
+    let winner = termination === "redeal" ? null : a.winner();
+    if (winner === undefined) winner = null;
+    if (winner !== null && (!Number.isInteger(winner) || winner < 0 || winner >= this.sides())) {
+      throw new KitError(`winner() gave ${shown(winner)}: a side from 0 to ${this.sides() - 1}, or null for a tie (${GUIDE})`);
+    }
+    return { termination, winner, pips, points };
   }
 
   closeHand() {
@@ -217,6 +274,10 @@ class Session {
 
   hello(req) {
     if (req.protocol !== PROTOCOL) throw new Refusal("unsupported_protocol", `this engine speaks ${PROTOCOL}`);
+    const missing = missingHooks(this.a);
+    if (missing.length) {
+      throw new KitError(`the adapter gives no ${missing.join(", ")}: every adapter gives start, seat, play, openEnds, tiles, winner and moves or allows (${GUIDE})`);
+    }
     return { type: "hello", name: this.a.name, version: String(this.a.version), protocol: PROTOCOL,
              variants: this.a.variants === undefined ? null : this.a.variants, plays: this.declared() };
   }
@@ -234,8 +295,7 @@ class Session {
   new_hand(req) {
     if (this.variant === null) throw new Refusal("no_match", "no match yet: start one with new_match");
     if (this.inHand) {
-      const seat = this.a.seat();
-      if (seat !== null && seat !== undefined) throw new Refusal("hand_in_progress", "the current hand is not over");
+      if (this.seat() !== null) throw new Refusal("hand_in_progress", "the current hand is not over");
       this.closeHand();
     }
     if (typeof this.a.matchWinner === "function" && this.a.matchWinner() !== null) throw new Refusal("match_over", "the match has been won");
@@ -255,17 +315,22 @@ class Session {
     this.inHand = true;
     this.hands += 1;
     if (!this.a.opensItself) return { type: "ok" };
-    if (!opened) return { type: "ok", opened: null, opened_by: null };
-    return { type: "ok", opened: actionText(opened.move), opened_by: opened.seat };
+    if (!opened || opened === true) return { type: "ok", opened: null, opened_by: null };
+    const move = moveOf(opened.move, "start()");
+    const seat = seatOf(opened.seat, this.players, "start()");
+    if (seat === null) throw new KitError(`start() gave no seat with its opening (${GUIDE})`);
+    return { type: "ok", opened: actionText(move), opened_by: seat };
   }
 
   legal() {
     this.needHand();
     const a = this.a;
-    const seat = a.seat();
-    if (seat === null || seat === undefined) return { type: "legal", actions: [] };
-    const moves = typeof a.moves === "function" ? a.moves() : [...candidates(a)].filter((m) => a.allows(m));
-    return { type: "legal", actions: [...new Set([...moves].map(actionText))] };
+    if (this.seat() === null) return { type: "legal", actions: [] };
+    const given = typeof a.moves === "function" ? a.moves() : [...candidates(a)].filter((m) => a.allows(m));
+    if (!given || typeof given[Symbol.iterator] !== "function" || typeof given === "string") {
+      throw new KitError(`moves() gave ${shown(given)}: it gives the legal moves, an array (${GUIDE})`);
+    }
+    return { type: "legal", actions: [...new Set([...given].map((m) => actionText(moveOf(m))))] };
   }
 
   apply(req) {
@@ -275,23 +340,24 @@ class Session {
     }
     const move = parseAction(req.action);
     if (!move) throw new Refusal("bad_notation", `${JSON.stringify(req.action)} is not an action`);
-    const seat = this.a.seat();
-    if (seat === null || seat === undefined) return { type: "refused", reason: "hand_over" };
+    const seat = this.seat();
+    if (seat === null) return { type: "refused", reason: "hand_over" };
     if (req.player !== null && req.player !== seat) return { type: "refused", reason: "not_your_turn" };
     const done = this.a.play(move, seat);
+    // true, undefined or null: done; false or a reason: refused; a move: what was done instead
     if (done === false || typeof done === "string") {
       return { type: "refused", reason: typeof done === "string" && this.a.reasons === "engine" ? done : "refused" };
     }
-    if (done && typeof done === "object" && actionText(done) !== actionText(move)) {
-      return { type: "applied", laid: actionText(done) };
+    if (done !== true && done !== undefined && done !== null) {
+      const laid = moveOf(done, "play()");
+      if (actionText(laid) !== actionText(move)) return { type: "applied", laid: actionText(laid) };
     }
     return { type: "applied" };
   }
 
   match() {
     if (this.variant === null) throw new Refusal("no_match", "no match yet: start one with new_match");
-    const seat = this.inHand ? this.a.seat() : 0;
-    if (this.inHand && (seat === null || seat === undefined)) this.closeHand();
+    if (this.inHand && this.seat() === null) this.closeHand();
     const winner = typeof this.a.matchWinner === "function" ? this.a.matchWinner() : null;
     return { type: "match", scores: this.scores, hands_won: this.won, winner };
   }
@@ -302,15 +368,15 @@ class Session {
       case "new_match": return this.new_match(req);
       case "new_hand": return this.new_hand(req);
       case "legal": return this.legal();
-      case "ends": this.needHand(); return { type: "ends", ends: this.a.openEnds().map(String) };
-      case "to_act": this.needHand(); { const s = this.a.seat(); return { type: "to_act", seat: s === undefined ? null : s }; }
+      case "ends": this.needHand(); return { type: "ends", ends: [...this.a.openEnds()].map(endOf) };
+      case "to_act": this.needHand(); return { type: "to_act", seat: this.seat() };
       case "apply": return this.apply(req);
       case "result": this.needHand(); return { type: "result", result: this.result() };
       case "match": return this.match();
       case "held": {
         this.needHand();
         if (!Number.isInteger(req.seat) || req.seat < 0 || req.seat >= this.players) throw new Refusal("no_such_seat", `seat ${req.seat} is not in this match`);
-        return { type: "held", tiles: this.a.tiles(req.seat).map(([a, b]) => tileText(tileOf(a, b))) };
+        return { type: "held", tiles: this.tiles(req.seat).map(tileText) };
       }
       default: throw new Refusal("unknown_request", `unknown type ${JSON.stringify(req.type)}`);
     }
@@ -345,4 +411,4 @@ function serve(adapter) {
   input.on("close", () => process.exit(0));
 }
 
-module.exports = { Move, serve, candidates, stackFor, fisherYatesChoices, riggedRandom, parseTile, tileText, Refusal };
+module.exports = { Move, serve, candidates, stackFor, fisherYatesChoices, riggedRandom, parseTile, tileText, Refusal, KitError };

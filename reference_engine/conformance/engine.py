@@ -68,6 +68,9 @@ class FailureKind(TextEnum):
     BAD_REPLY = "bad_reply"
     #: An in-process engine raised an exception.
     RAISED = "raised"
+    #: The engine answered a request it should have carried out with ``internal_error``
+    #: (a bug it reports in itself): no rule is judged on it.
+    INTERNAL_ERROR = "internal_error"
 
 
 class EngineFailure(Exception):

@@ -223,6 +223,12 @@ class ProcessEngine(EnginePipes):
                 raise self._fail(
                     FailureKind.BAD_REPLY, f"an error reply to {kind!r} without a string code"
                 )
+            if code == "internal_error":
+                raise self._fail(
+                    FailureKind.INTERNAL_ERROR,
+                    f"the engine answered internal_error to {kind!r}: "
+                    f"{printable(str(message)[:300])}",
+                )
             raise EngineRefusal(printable(code[:100]), printable(str(message)[:500]))
         return reply
 

@@ -6,14 +6,17 @@ protocol on standard input and output), and deal injection for engines that
 only shuffle (:mod:`.rigging`). docs/adapter-kit.md is the guide.
 """
 
-from .adapter import Adapter, Table, serve
+from .adapter import Adapter, serve
+from .checks import KitError
 from .moves import LEFT, RIGHT, Move, candidates, tile_of
 from .rigging import RiggedRandom, fisher_yates_choices, rigged_floats, stack_for
+from .table import Table
 
 __all__ = [
     "LEFT",
     "RIGHT",
     "Adapter",
+    "KitError",
     "Move",
     "RiggedRandom",
     "Table",

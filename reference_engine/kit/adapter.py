@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..conformance.codes import ErrorCode
@@ -41,36 +40,23 @@ from ..conformance.declarations import Declaration, read_plays
 from ..conformance.engine import PROTOCOL_VERSION, REFUSED, EngineInfo, EngineRefusal
 from ..engine.actions import Action, AnyAction, Draw, Pass, Play
 from ..errors import NotationError
-from .moves import Move, candidates, tile_of
+from .checks import (
+    GUIDE,
+    KitError,
+    end_of,
+    missing_hooks,
+    move_of,
+    moves_of,
+    pair_of,
+    played,
+    seat_of,
+    winner_of,
+)
+from .moves import Move, Pair, candidates
+from .reasons import DERIVED, DerivedReasons
+from .table import Table, shape_of, table_of
 
 __all__ = ["Adapter", "Move", "Table", "serve"]
-
-#: Pips of a tile the engine reports (a pair of numbers).
-Pair = tuple[int, int]
-
-
-@dataclass(frozen=True)
-class Table:
-    """A hand to deal, as the runner gives it: who plays, what, and with which tiles."""
-
-    variant: str
-    options: Mapping[str, str]
-    players: int
-    #: Each seat's tiles, seat 0 first, as (low, high) pairs.
-    hands: tuple[tuple[Pair, ...], ...]
-    #: The undealt tiles in draw order.
-    boneyard: tuple[Pair, ...]
-    #: The seat the lot names, when the rules use one.
-    designated: int | None
-    #: Which hand of the match this is (0 first).
-    number: int
-    #: The deal exactly as the runner sent it.
-    data: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def tiles(self) -> tuple[Pair, ...]:
-        """Every tile of the deal: the hands in seat order, then the boneyard."""
-        return tuple(tile for hand in self.hands for tile in hand) + self.boneyard
 
 
 class Adapter:
@@ -100,7 +86,7 @@ class Adapter:
         self._kit_in_hand = False
         self._kit_scores: list[int] = []
         self._kit_won: list[int] = []
-        self._kit_mirror: Any = None
+        self._kit_reasons = DerivedReasons() if type(self).reasons == "derived" else None
         self._kit_partners = False
         self._kit_max_pip = 6
 
@@ -185,9 +171,15 @@ class Adapter:
     # ------------------------------------------------------------------ the Engine methods
 
     def hello(self) -> EngineInfo:
+        missing = missing_hooks(self._overrides)
+        if missing:
+            raise KitError(
+                f"{type(self).__name__} gives no {', '.join(missing)}: every adapter gives "
+                f"start, seat, play, open_ends, tiles, winner and moves or allows ({GUIDE})"
+            )
         extra = {}
         if type(self).reasons == "derived":
-            extra["reasons"] = "derived from the reference rules by the adapter kit"
+            extra["reasons"] = DERIVED
         return EngineInfo(
             name=self.name,
             version=self.version,
@@ -202,7 +194,7 @@ class Adapter:
         if declared is not None and variant not in declared:
             raise EngineRefusal(ErrorCode.UNSUPPORTED, f"{variant} is not played here")
         self._kit_variant, self._kit_options, self._kit_players = variant, dict(options), players
-        in_sides, self._kit_max_pip = _shape(variant, options)
+        in_sides, self._kit_max_pip = shape_of(variant, options)
         self._kit_partners = players == 4 and in_sides
         self._kit_hands, self._kit_in_hand = 0, False
         self._kit_scores, self._kit_won = [], []
@@ -212,54 +204,50 @@ class Adapter:
         if self._kit_variant is None:
             raise EngineRefusal(ErrorCode.NO_MATCH, "no match yet: start one with new_match")
         if self._kit_in_hand:
-            if self.seat() is not None:
+            if self._seat() is not None:
                 raise EngineRefusal(ErrorCode.HAND_IN_PROGRESS, "the current hand is not over")
             self._close_hand()
         if self._overrides("match_winner") and self.match_winner() is not None:
             raise EngineRefusal(ErrorCode.MATCH_OVER, "the match has been won")
-        table = self._table(deal)
+        assert self._kit_variant is not None
+        table = table_of(
+            deal,
+            self._kit_variant,
+            self._kit_options,
+            self._kit_players,
+            self._kit_hands,
+            self._kit_max_pip,
+        )
         opened = self.start(table)
         if opened is False:
             raise EngineRefusal(ErrorCode.BAD_DEAL, "the engine does not deal this hand")
         self._kit_in_hand, self._kit_hands = True, self._kit_hands + 1
-        self._follow(table)
+        if self._kit_reasons is not None:
+            self._kit_reasons.deal(table.variant, table.options, table.data)
         if not type(self).opens_itself:
             return None
-        if opened is None:
+        if opened is None or opened is True:
             return {"opened": None, "opened_by": None}
-        move, seat = opened
-        self._mirror_apply(move, seat)
-        return {"opened": str(move), "opened_by": seat}
-
-    def _table(self, deal: Mapping[str, Any]) -> Table:
         try:
-            hands = tuple(tuple(tile_of(text) for text in hand) for hand in deal["hands"])
-            given = deal.get("boneyard")
-            boneyard = (
-                tuple(tile_of(text) for text in given)
-                if given is not None
-                else _undealt(hands, self._kit_max_pip)
-            )
-        except (KeyError, TypeError, NotationError) as error:
-            raise EngineRefusal(ErrorCode.BAD_DEAL, f"the deal cannot be read: {error}") from None
-        if len(hands) != self._kit_players:
-            raise EngineRefusal(
-                ErrorCode.BAD_DEAL, f"{len(hands)} hands for {self._kit_players} players"
-            )
-        designated = deal.get("designated")
-        if designated is not None and designated not in range(self._kit_players):
-            raise EngineRefusal(ErrorCode.BAD_DEAL, f"seat {designated} is not in this match")
-        assert self._kit_variant is not None
-        return Table(
-            variant=self._kit_variant,
-            options=self._kit_options,
-            players=self._kit_players,
-            hands=hands,
-            boneyard=boneyard,
-            designated=deal.get("designated"),
-            number=self._kit_hands,
-            data=dict(deal),
-        )
+            move, seat = opened
+        except (TypeError, ValueError):
+            raise KitError(
+                f"start() gave {opened!r}: an engine that opens itself gives (move, seat), "
+                f"or None when the hand is dealt again ({GUIDE})"
+            ) from None
+        laid = move_of(move, "start()")
+        seat = seat_of(seat, self._kit_players, "start()")
+        if seat is None:
+            raise KitError(f"start() gave no seat with its opening ({GUIDE})")
+        self._follow(laid, seat)
+        return {"opened": str(laid), "opened_by": seat}
+
+    def _seat(self) -> int | None:
+        """The seat to act, as the adapter says, checked."""
+        return seat_of(self.seat(), self._kit_players)
+
+    def _tiles(self, seat: int) -> list[Pair]:
+        return [pair_of(tile, f"tiles({seat})") for tile in self.tiles(seat)]
 
     def _need_hand(self) -> None:
         if self._kit_variant is None:
@@ -269,23 +257,23 @@ class Adapter:
 
     def legal(self) -> list[str]:
         self._need_hand()
-        if self.seat() is None:
+        if self._seat() is None:
             return []
-        return list(dict.fromkeys(str(move) for move in self.moves()))
+        return list(dict.fromkeys(str(move) for move in moves_of(self.moves())))
 
     def ends(self) -> list[str]:
         self._need_hand()
-        return [str(end) for end in self.open_ends()]
+        return [end_of(end) for end in self.open_ends()]
 
     def to_act(self) -> int | None:
         self._need_hand()
-        return self.seat()
+        return self._seat()
 
     def held(self, seat: int) -> list[str]:
         self._need_hand()
         if not 0 <= seat < self._kit_players:
             raise EngineRefusal(ErrorCode.NO_SUCH_SEAT, f"seat {seat} is not in this match")
-        return [f"{min(a, b)}-{max(a, b)}" for a, b in self.tiles(seat)]
+        return [f"{low}-{high}" for low, high in self._tiles(seat)]
 
     def apply(self, action: str, player: int | None) -> Any:
         self._need_hand()
@@ -295,26 +283,30 @@ class Adapter:
             move = Action.parse(action)
         except NotationError as error:
             raise EngineRefusal(ErrorCode.BAD_NOTATION, str(error)) from None
-        seat = self.seat()
+        seat = self._seat()
         if seat is None:
             return self._reason(move, player, "hand_over")
         if player is not None and player != seat:
             return self._reason(move, player, "not_your_turn")
-        done = self.play(move, seat)
+        done = played(self.play(move, seat), type(self).reasons == "engine")
         if done is False or isinstance(done, str):
             return self._reason(move, seat, done if isinstance(done, str) else None)
         laid = done if isinstance(done, (Play, Draw, Pass)) else move
-        self._mirror_apply(laid, seat)
+        self._follow(laid, seat)
         return {"laid": str(laid)} if laid != move else None
 
     def result(self) -> Mapping[str, Any] | None:
         self._need_hand()
-        if self.seat() is not None:
+        if self._seat() is not None:
             return None
-        pips = [sum(a + b for a, b in self.tiles(seat)) for seat in range(self._kit_players)]
+        pips = [sum(a + b for a, b in self._tiles(seat)) for seat in range(self._kit_players)]
         points = self.points() if self._overrides("points") else None
         termination = self.termination()
-        winner = None if termination == "redeal" else self.winner()
+        if termination not in ("domino", "blocked", "redeal"):
+            raise KitError(
+                f"termination() gave {termination!r}: domino, blocked or redeal ({GUIDE})"
+            )
+        winner = None if termination == "redeal" else winner_of(self.winner(), self._sides())
         return {
             "termination": termination,
             "winner": winner,
@@ -325,7 +317,7 @@ class Adapter:
     def match_state(self) -> Mapping[str, Any]:
         if self._kit_variant is None:
             raise EngineRefusal(ErrorCode.NO_MATCH, "no match yet: start one with new_match")
-        if self._kit_in_hand and self.seat() is None:
+        if self._kit_in_hand and self._seat() is None:
             self._close_hand()
         sides = self._sides()
         scores = (self._kit_scores + [0] * sides)[:sides]
@@ -360,68 +352,31 @@ class Adapter:
 
     # ------------------------------------------------------------------ reasons
 
-    def _follow(self, table: Table) -> None:
-        """Start the reference's copy of the hand, when reasons are derived from it."""
-        self._kit_mirror = None
-        if type(self).reasons != "derived":
-            return
-        from ..engine.deal import Deal
-        from ..engine.hand import Hand
-        from ..rules import Catalog
-
-        try:
-            rules = Catalog.shipped().resolve(table.variant, dict(table.options))
-            self._kit_mirror = Hand(rules, Deal.from_data(dict(table.data), rules))
-        except Exception:  # a deal or variant the reference does not take: no reasons
-            self._kit_mirror = None
-
-    def _mirror_apply(self, move: AnyAction, seat: int) -> None:
-        if self._kit_mirror is None:
-            return
-        try:
-            self._kit_mirror.apply(move, seat)
-        except Exception:  # the engine left the reference's line: no more reasons
-            self._kit_mirror = None
+    def _follow(self, move: AnyAction, seat: int) -> None:
+        if self._kit_reasons is not None:
+            self._kit_reasons.follow(move, seat)
 
     def _reason(self, move: AnyAction, seat: int | None, given: str | None) -> str:
+        """The reason a refusal is answered with: the engine's own, the reference's when
+        they are derived, else ``refused``."""
         if given is not None and type(self).reasons == "engine":
             return given
-        if self._kit_mirror is not None:
-            from ..errors import IllegalActionError
-
-            try:
-                self._kit_mirror.verify(move, seat)
-            except IllegalActionError as error:
-                return error.reason.value
+        if self._kit_reasons is not None:
+            return self._kit_reasons.why(move, seat)
         return given or REFUSED
 
 
 def serve(factory: type[Adapter] | Any, *, stdin: Any = None, stdout: Any = None) -> int:
-    """Answer the protocol on standard input and output with the adapter ``factory`` makes."""
+    """Answer the protocol on standard input and output with the adapter ``factory`` makes.
+
+    What the engine prints while it is asked goes to standard error: standard
+    output carries the replies alone.
+    """
     from ..conformance.server import serve as answer_lines
 
-    return answer_lines(stdin or sys.stdin, stdout or sys.stdout, factory())
-
-
-def _shape(variant: str, options: Mapping[str, str]) -> tuple[bool, int]:
-    """Whether ``variant`` with ``options`` is played two against two, and its set's
-    highest pip (double-six when the variant is not shipped)."""
-    from ..rules import Catalog, RulesError
-
+    replies = stdout or sys.stdout
+    printed, sys.stdout = sys.stdout, sys.stderr
     try:
-        rules = Catalog.shipped().resolve(variant, dict(options))
-    except RulesError:
-        return False, 6
-    return rules.partnership.value == "two_vs_two", rules.max_pip
-
-
-def _undealt(hands: Sequence[Sequence[Pair]], max_pip: int) -> tuple[Pair, ...]:
-    """The tiles of the set no hand holds, in canonical order: the boneyard of a deal
-    that gives none (spec/protocol.md)."""
-    dealt = {tile for hand in hands for tile in hand}
-    return tuple(
-        (low, high)
-        for low in range(max_pip + 1)
-        for high in range(low, max_pip + 1)
-        if (low, high) not in dealt
-    )
+        return answer_lines(stdin or sys.stdin, replies, factory())
+    finally:
+        sys.stdout = printed

@@ -422,6 +422,11 @@ def test_example_copies_the_engine_and_its_readme_and_never_overwrites(tmp_path:
     readme = tmp_path / "README.md"
     assert copied.read_bytes() == datafiles.example_path("node").read_bytes()
     assert readme.read_bytes() == (datafiles.data_root() / datafiles.EXAMPLES_README).read_bytes()
+    kit = tmp_path / "matador-kit.js"  # the adapter kit comes with the Node example
+    assert (
+        kit.read_bytes()
+        == (datafiles.data_root() / datafiles.EXAMPLE_COMPANIONS["node"][0]).read_bytes()
+    )
     assert f"node {copied}" in out
     readme.write_text("my own notes\n", encoding="utf-8")
     copied.unlink()

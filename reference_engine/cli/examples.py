@@ -50,11 +50,12 @@ def add_parsers(command: AddCommand) -> None:
 
 
 def _example(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    from ..rules.datafiles import EXAMPLES_README, data_root, example_path
+    from ..rules.datafiles import EXAMPLE_COMPANIONS, EXAMPLES_README, data_root, example_path
 
     source = example_path(args.language)
     readme = data_root() / EXAMPLES_README
-    for path in (source,) if args.copy is None else (source, readme):
+    companions = tuple(data_root() / name for name in EXAMPLE_COMPANIONS.get(args.language, ()))
+    for path in (source,) if args.copy is None else (source, readme, *companions):
         if not path.is_file():
             stderr.write(
                 f"matador example: {path} is missing: the package is not fully installed\n"
@@ -63,7 +64,7 @@ def _example(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if args.copy is None:
         stdout.write(f"{source}\n")
         return ExitStatus.OK
-    return _copy((source, readme), Path(args.copy), args.language, stdout, stderr)
+    return _copy((source, readme, *companions), Path(args.copy), args.language, stdout, stderr)
 
 
 def _copy(
@@ -91,7 +92,8 @@ def _copy(
             return ExitStatus.INVALID
     for source, target in zip(sources, targets, strict=True):
         write_atomically(target, source.read_bytes())
-    copied = " and ".join(target.name for target in targets)
+    names = [target.name for target in targets]
+    copied = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
     stdout.write(f"copied {copied} to {folder}\n")
     engine = ENGINE[language].format(path=shlex.quote(str(targets[0])))
     stdout.write(f"run it: matador conform --engine {shlex.quote(engine)}\n")

@@ -29,6 +29,10 @@ from typing import Any
 
 from .replies import short
 
+#: What ``hello``'s ``extra.reasons`` says of refusal reasons the adapter kit derived from
+#: the reference rules (not the engine's own): the reports say so.
+DERIVED_REASONS = "derived from the reference rules by the adapter kit"
+
 #: The key of ``plays`` whose declaration applies to every variant.
 EVERY_VARIANT = "*"
 

@@ -24,6 +24,7 @@ from .report import (
     VERDICTS,
     RunSummary,
     _xml,
+    declared_lines,
     failure_text,
     not_judged_text,
     summary_line,
@@ -211,6 +212,9 @@ def write_markdown(
     notes = summary_text(summary, runs)
     if summary is not None and summary.judged_nothing(runs):
         notes += not_judged_text(runs)
+    else:
+        verdicts = rule_verdicts(runs, random=summary.random if summary is not None else None)
+        notes = "\n".join(filter(None, [notes, *declared_lines(info, verdicts)]))
     if notes:
         stream.write("".join(f"> {line}\n" for line in notes.splitlines()) + "\n")
     if summary is not None and summary.judged_nothing(runs):

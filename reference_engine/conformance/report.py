@@ -21,6 +21,7 @@ from functools import cache
 from typing import Any, TextIO
 
 from .cases import SUITE_VERSION
+from .declarations import DERIVED_REASONS
 from .divergences import DifferentialResult
 from .engine import PROTOCOL_VERSION, EngineInfo
 from .randomreport import divergence_data, error_data, random_lines
@@ -194,6 +195,9 @@ def write_table(
     notes = summary_text(summary, runs)
     if notes:
         stream.write(notes + "\n")
+    declared = declared_lines(info, verdicts)
+    if declared:
+        stream.write("\n".join(declared) + "\n")
     title = f"Matador conformance: {info.name} {info.version}".strip() if info else ""
     title = title or "Matador conformance"
     header = ["variant", *(verdict.value.replace("_", " ") for verdict in VERDICTS)]
@@ -232,6 +236,29 @@ def summary_line(runs: Sequence[CaseRun], summary: RunSummary | None = None) -> 
         how = "stopped" if summary.interrupted.startswith("--") else "interrupted"
         text += f"; incomplete: {how} by {summary.interrupted}"
     return text
+
+
+def derived_reasons(info: EngineInfo | None) -> bool:
+    """Whether the engine's refusal reasons are the adapter kit's, derived from the reference."""
+    return info is not None and info.extra.get("reasons") == DERIVED_REASONS
+
+
+def declared_lines(info: EngineInfo | None, verdicts: Sequence[RuleVerdict]) -> list[str]:
+    """What the engine's declarations did to the run, said once: reasons that are not its
+    own, and the rules nothing judged because it declares it does not do what they need."""
+    lines = []
+    if derived_reasons(info):
+        lines.append(
+            "reasons: the refusal reasons are derived from the reference rules by the adapter "
+            "kit, not the engine's own"
+        )
+    unjudged = [v.name for v in verdicts if v.standing is Standing.NOT_JUDGED]
+    if unjudged:
+        lines.append(
+            "not judged, as the engine declares it does not do what they need: "
+            + "; ".join(unjudged)
+        )
+    return lines
 
 
 def rules_line(verdicts: Sequence[RuleVerdict]) -> str:
@@ -280,7 +307,12 @@ class JsonLinesReport:
                 "protocol": PROTOCOL_VERSION,
                 "engine": None
                 if info is None
-                else {"name": info.name, "version": info.version, "protocol": info.protocol},
+                else {
+                    "name": info.name,
+                    "version": info.version,
+                    "protocol": info.protocol,
+                    "derived_reasons": derived_reasons(info),
+                },
             }
         )
 

@@ -14,11 +14,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..conformance.declarations import DERIVED_REASONS
 from ..conformance.engine import REFUSED
 from ..engine.actions import AnyAction
 
 #: What the handshake says of reasons derived this way.
-DERIVED = "derived from the reference rules by the adapter kit"
+DERIVED = DERIVED_REASONS
 
 
 class DerivedReasons:

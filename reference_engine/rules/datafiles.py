@@ -49,6 +49,9 @@ EXAMPLES = {
 #: How to run the example engines, shipped beside them.
 EXAMPLES_README = "conformance/examples/README.md"
 
+#: What else an example is copied with: the Node.js adapter kit, beside the Node example.
+EXAMPLE_COMPANIONS = {"node": ("conformance/examples/matador-kit.js",)}
+
 
 def example_path(language: str) -> Path:
     """The example engine written in ``language`` (a key of :data:`EXAMPLES`)."""

@@ -19,12 +19,13 @@ from functools import cache
 from typing import Any
 from xml.etree import ElementTree
 
+import pytest
 from shipped import shipped_cases
 
 from reference_engine.conformance.blame import Place, assign, evidence_flags
 from reference_engine.conformance.cases import Case, Target
 from reference_engine.conformance.differential import DifferentialResult, differential
-from reference_engine.conformance.engine import ReferenceEngine
+from reference_engine.conformance.engine import EngineRefusal, ReferenceEngine
 from reference_engine.conformance.report import RunSummary, rules_line
 from reference_engine.conformance.rulereport import RuleVerdict, Standing, rule_verdicts
 from reference_engine.conformance.runner import Runner, select
@@ -32,6 +33,7 @@ from reference_engine.conformance.verdicts import CaseRun, Check, Deviation, Ver
 from reference_engine.conformance.writers import WRITERS
 from reference_engine.engine.deal import Deal
 from reference_engine.rules import Catalog, Rules
+from reference_engine.rules.model import PerPlayers
 from reference_engine.rules.vocabulary import Opener, Points
 
 # --------------------------------------------------------------------------- planted bugs
@@ -358,3 +360,74 @@ def test_every_report_gives_a_random_error_its_game_and_the_rules_their_random_b
     failing = [c.get("name") for c in rules if c.find("failure") is not None]
     assert failing == ["points = difference (SPEC 10.2)"]
     assert "game 1 (2 players, random play), seed 0" in reports["html"]
+
+
+# --------------------------------------------------------------------------- one or two rules
+
+
+class DealsFiveToThree(ReferenceEngine):
+    """Deals five tiles to each of three players, refusing gamerules.com's six (SPEC 5.3)."""
+
+    def new_hand(self, deal: Mapping[str, Any]) -> None:
+        hands = deal.get("hands")
+        if isinstance(hands, list) and len(hands) == 3 and any(len(hand) != 5 for hand in hands):
+            raise EngineRefusal("bad_deal", "five tiles each to three players")
+        super().new_hand(deal)
+
+
+class MustPlayForAMatador(ReferenceEngine):
+    """Refuses a pass with must_play where the only tiles that fit are matadors, where the
+    protocol's reason is must_play_matador (protocol.md's table of reasons)."""
+
+    def apply(self, action: str, player: int | None) -> str | None:
+        reason = super().apply(action, player)
+        return "must_play" if reason == "must_play_matador" else reason
+
+
+def one_more_in_reserve(variant: str, rules: Rules) -> Rules:
+    """A reserve one tile larger than the rules keep, for every player count (SPEC 5.3)."""
+    counts = {key: int(value) + 1 for key, value in rules.reserve.as_dict().items()}
+    return dataclasses.replace(rules, reserve=PerPlayers(**counts))
+
+
+@pytest.mark.parametrize(
+    ("engine", "variants", "rule"),
+    [
+        (DealsFiveToThree, ["gamerules-com"], "hand_size"),
+        (ScoresOneMore, ["gamerules-com", "pagat", "britannica-1911"], "points"),
+        (MustPlayForAMatador, ["pagat", "gamerules-com", "wikipedia-brandreth"], "protocol"),
+        (with_rules(one_more_in_reserve), ["gamerules-com", "wikipedia-brandreth"], "reserve"),
+    ],
+    ids=["deal size", "score", "refusal reason", "reserve"],
+)
+def test_a_relay_that_changes_one_rule_is_judged_exactly_under_every_variant(
+    engine: type[ReferenceEngine], variants: list[str], rule: str
+) -> None:
+    # The same deviation, judged under each variant whose cases reach it, breaks the
+    # same rule and nothing else: no other rule broken or implicated.
+    for variant in variants:
+        found = blamed(engine, variant)
+        assert found["broken"] == {rule}, (variant, found)
+        assert found["implicated"] == set(), (variant, found)
+
+
+def test_no_report_calls_a_rule_held_when_an_expectation_on_it_failed() -> None:
+    runs = judge(with_rules(one_more_in_reserve), "gamerules-com") + judge(
+        MustPlayForAMatador, "pagat"
+    )
+    verdicts = rule_verdicts(runs)
+    assert any(verdict.failed for verdict in verdicts)
+    for verdict in verdicts:
+        if verdict.failed:
+            assert verdict.standing is not Standing.HELD, verdict
+    out = io.StringIO()
+    WRITERS["json"](runs, None, out, None)
+    for line in map(json.loads, out.getvalue().splitlines()):
+        if line["type"] == "rule" and line["failed"]:
+            assert line["standing"] != "held", line
+    out = io.StringIO()
+    WRITERS["markdown"](runs, None, out, None)
+    for row in out.getvalue().splitlines():
+        cells = [cell.strip() for cell in row.split("|")]
+        if len(cells) > 6 and cells[4].isdigit() and int(cells[4]):
+            assert cells[5] != "held", row

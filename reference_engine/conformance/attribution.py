@@ -191,8 +191,8 @@ def _action_rules(position: Position, text: str, known: Known) -> tuple[str, ...
         try:
             hand.verify(action)
         except IllegalActionError as error:
-            if error.reason in _WHILE_DRAWING and hand.phase is not Phase.OPENING:
-                # refused because a tile can be drawn: that is the reserve's as well
+            if hand.phase is not Phase.OPENING and _hinges_on_drawing(hand, error.reason):
+                # refused because a tile can, or cannot, be drawn: the reserve's as well
                 named = (error.rule,) if error.rule else ()
                 return _sorted((*named, *deciding_rules(rules, Decides.DRAW)))
             if error.rule:
@@ -208,6 +208,16 @@ def _action_rules(position: Position, text: str, known: Known) -> tuple[str, ...
 #: The refusal of a pass by a player who cannot play because a tile can be drawn (SPEC
 #: 8.2): whether one can draw, the reserve decides as much as the rule named.
 _WHILE_DRAWING = frozenset({Reason.MUST_DRAW})
+#: The refusals of a pass by a player who holds a tile that fits and cannot draw: which
+#: reason is given hinges on whether a tile can be drawn, where the boneyard holds some.
+_ONCE_NOTHING_DRAWS = frozenset({Reason.MUST_PLAY, Reason.MUST_PLAY_MATADOR})
+
+
+def _hinges_on_drawing(hand: Hand, reason: Reason) -> bool:
+    """Whether a refusal for ``reason`` depends on whether a tile can be drawn."""
+    if reason in _WHILE_DRAWING:
+        return True
+    return reason in _ONCE_NOTHING_DRAWS and hand.boneyard_count > 0 and not _opener_goes_on(hand)
 
 
 def _opening_tile_rules(position: Position) -> tuple[str, ...]:
@@ -236,6 +246,8 @@ def _kind_rules(hand: Hand, rules: Rules, action: AnyAction) -> tuple[str, ...]:
         what.add(Decides.AFTER_DRAW)
     if isinstance(action, Pass):
         what.add(Decides.PASS)
+        if hand.boneyard_count and not drew and hand.is_legal(action):
+            what.add(Decides.DRAW)  # a pass allowed because the tiles left cannot be drawn
         return deciding_rules(rules, *what)
     assert isinstance(action, Play)
     if rules.is_matador(*action.tile):

@@ -193,11 +193,11 @@ def deviation_candidates(deviation: Deviation) -> frozenset[str]:
 
 
 #: The deviations after which the engine's game is no longer the reference's: another
-#: seat acting, other ends, another action laid, another hand held. Later deviations in
-#: the same hand may follow from them; after any other deviation (an action offered or
-#: refused amiss) the engine went on along the case's line, and what follows is judged
-#: on its own.
-PARTING = frozenset({Check.TO_ACT, Check.ENDS, Check.LAID})
+#: seat acting, other ends, another action laid, another hand held, a hand over (or not)
+#: as it is dealt. Later deviations in the same hand may follow from them; after any other
+#: deviation (an action offered or refused amiss) the engine went on along the case's
+#: line, and what follows is judged on its own.
+PARTING = frozenset({Check.TO_ACT, Check.ENDS, Check.LAID, Check.RESULT})
 
 
 def _parts(deviation: Deviation) -> bool:
@@ -211,12 +211,12 @@ def _parts(deviation: Deviation) -> bool:
 def evidence_flags(run: CaseRun) -> list[bool]:
     """For each deviation of ``run``, whether it is evidence, not a consequence.
 
-    A deviation is a consequence when an earlier deviation of the same hand (since
-    the case was last put back on its line) parted the engine's game from the
-    reference's (:data:`PARTING`) at an earlier step; a match total is one when any
-    deviation came before it.
+    Deviations come in the order they were found. One is a consequence when an
+    earlier one of the same hand (since the case was last put back on its line),
+    found at another place, parted the engine's game from the reference's
+    (:data:`PARTING`); a match total is one when any deviation came before it.
     """
-    parted: dict[tuple[int, int], int] = {}
+    parted: dict[tuple[int, int], int | None] = {}
     first_any: tuple[int, int, int] | None = None
     evidence = []
     for deviation in run.deviations:
@@ -229,9 +229,9 @@ def evidence_flags(run: CaseRun) -> list[bool]:
         if deviation.check is Check.MATCH:
             is_evidence = first_any is None or first_any == point
         else:
-            is_evidence = parted.get(stretch, step) >= step
+            is_evidence = stretch not in parted or parted[stretch] == deviation.step
         if _parts(deviation):
-            parted.setdefault(stretch, step)
+            parted.setdefault(stretch, deviation.step)
         first_any = first_any or point
         evidence.append(is_evidence)
     return evidence

@@ -309,6 +309,17 @@ def last_hand_in_progress(record: Record) -> None:
 
 
 BAD_RECORD = FindingKind.BAD_RECORD
+BAD_LOT = FindingKind.BAD_LOT
+#: A variant whose first hand's designated opener is drawn by lot (SPEC 6.2).
+DRAWN = "matadore-19th-century"
+
+
+def lot_naming_the_other_seat(record: Record) -> None:
+    """A lot of one round (two players) in which the seat the deal does not name draws 0-0."""
+    designated = record["hands"][0]["deal"]["designated"]
+    record["hands"][0]["lot"] = [["1-2", "0-0"]] if designated == 0 else [["0-0", "1-2"]]
+
+
 BAD_VARIANT = FindingKind.BAD_VARIANT
 BAD_PLAYERS = FindingKind.BAD_PLAYERS
 BAD_DEAL = FindingKind.BAD_DEAL
@@ -584,6 +595,46 @@ CORRUPTIONS = [
         f"{HAND0}/designated",
         rule="designated_opener",
         variant="dutch",
+    ),
+    # The lot by drawing (the 19th-century rules draw one for the first hand).
+    Corruption(
+        "lot-names-another-seat",
+        lot_naming_the_other_seat,
+        BAD_LOT,
+        "/hands/0/lot",
+        rule="designated_opener",
+        says="the lot names seat",
+        variant=DRAWN,
+    ),
+    Corruption(
+        "lot-tile-twice",
+        put("hands", 0, "lot", value=[["0-0", "0-0"]]),
+        BAD_LOT,
+        "/hands/0/lot/0/1",
+        rule="designated_opener",
+        says="drawn twice",
+        variant=DRAWN,
+    ),
+    Corruption(
+        "lot-tie-left",
+        put("hands", 0, "lot", value=[["1-2", "0-3"]]),
+        BAD_LOT,
+        "/hands/0/lot",
+        rule="designated_opener",
+        says="still tied",
+        variant=DRAWN,
+    ),
+    Corruption(
+        "lot-tile-off-the-set",
+        put("hands", 0, "lot", value=[["0-0", "7-7"]]),
+        BAD_LOT,
+        "/hands/0/lot/0/1",
+        says="a tile of the set",
+        variant=DRAWN,
+    ),
+    Corruption("lot-not-rounds", put("hands", 0, "lot", value="0-0"), BAD_RECORD, "/hands/0/lot"),
+    Corruption(
+        "dealer-negative", put("hands", 0, "dealer", value=-1), BAD_RECORD, "/hands/0/dealer"
     ),
     # A hand after the end of the match.
     Corruption("hand-after-the-match", extra_hand, MATCH_OVER, "/hands/4", rule="target"),
@@ -1053,10 +1104,12 @@ def test_replay_refuses_a_broken_file_without_a_traceback(
     assert says in done.err and str(path) in done.err
 
 
-def test_replay_refuses_a_directory(tmp_path: Path, matador: Callable[..., Any]) -> None:
+def test_replay_of_a_folder_without_records_says_so(
+    tmp_path: Path, matador: Callable[..., Any]
+) -> None:
     done = matador("replay", tmp_path)
     assert done.code == 1
-    assert done.err.startswith(f"matador replay: {tmp_path}: a directory")
+    assert done.err.startswith(f"matador replay: {tmp_path}: no game record (*.json)")
     assert done.err.count("\n") == 1
 
 

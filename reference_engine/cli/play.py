@@ -1,4 +1,5 @@
-"""``matador play`` and ``replay``: play a match, and check a game record against its rules.
+"""``matador play`` and ``replay``: play a match, and check game records against their rules
+(one record: every problem in it; a folder: a verdict per rule, as ``conform`` gives).
 
 The engine is imported when a command runs, not when ``matador``'s parser is built.
 """
@@ -50,14 +51,27 @@ def add_parsers(command: AddCommand) -> None:
     play.add_argument("--hands", type=int, metavar="N", help="stop after N hands")
     format_arguments(play, ("text", "json"), json_alias=True, width=False)
 
-    replay_command = command("replay", "check a game record against its variant's rules")
-    replay_command.add_argument("record", metavar="RECORD.json", help="a game record")
+    replay_command = command(
+        "replay", "check game records against their variant's rules, rule by rule"
+    )
+    replay_command.add_argument(
+        "records",
+        nargs="+",
+        metavar="PATH",
+        help="a game record (.json), or a folder of them (read through, in name order)",
+    )
     replay_command.add_argument(
         "--format",
         choices=("text", "json"),
         default="text",
-        help="text, or JSON: valid or not, the hands and actions checked, and every problem "
-        "as the record check gives it (kind, pointer, message, reason, rule)",
+        help="for one record: text, or JSON: valid or not, the hands and actions checked, "
+        "and every problem as the record check gives it (kind, pointer, message, reason, rule)",
+    )
+    replay_command.add_argument(
+        "--report",
+        choices=("table", "json", "junit", "markdown", "html"),
+        help="judge the records as conform judges an engine: a run per record, a verdict per "
+        "rule (the default, as a table, for a folder or several records)",
     )
     max_bytes_argument(replay_command)
 
@@ -91,11 +105,23 @@ def _play(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 
 def _replay(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    paths = [Path(name) for name in args.records]
+    if args.report is None and len(paths) == 1 and not paths[0].is_dir():
+        return _replay_one(paths[0], args.format, stdout, stderr)
+    if args.format != "text":
+        stderr.write("matador replay: --format is for one record; --report judges several\n")
+        return ExitStatus.USAGE
+    from ..conformance.records import judge_files
+
+    return judge_files(paths, args.report or "table", stdout, stderr)
+
+
+def _replay_one(path: Path, form: str, stdout: TextIO, stderr: TextIO) -> int:
+    """One record checked as a dispute is settled: every problem, where it is, its rule."""
     from ..engine.record import RecordSyntaxError, parse_record, replay
     from ..engine.transcript import describe_outcome
     from ..safeio import FileKind, InputError, read_input
 
-    path = Path(args.record)
     try:
         record = parse_record(read_input(path, FileKind.JSON))
     except InputError as error:
@@ -105,7 +131,7 @@ def _replay(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         stderr.write(f"matador replay: {path}: {error}\n")
         return ExitStatus.INVALID
     report = replay(record)
-    if args.format == "json":
+    if form == "json":
         stdout.write(json_text(_replay_data(path, report)))
         return ExitStatus.OK if report.ok else ExitStatus.INVALID
     for finding in report.findings:

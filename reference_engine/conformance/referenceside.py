@@ -94,23 +94,32 @@ class ReferenceSide:
         """Follow the engine's opening: ``seat`` lays ``text`` as the opening tile, the hand
         played on under the rules after it. False when that is no opening of this deal."""
         hand = self.mirror.hands[-1] if self.mirror.hands else None
-        try:
-            action = Action.parse(text)
-        except NotationError:
-            return False
-        if hand is None or not isinstance(action, Play) or action.end is not None:
-            return False
-        anchored_rules = dataclasses.replace(
-            self.rules,
-            opener=Opener.DESIGNATED,
-            designated_opener=DesignatedOpener.BY_LOT_EACH_HAND,
-            opening_tile=OpeningTile.ANY_TILE,
-            opener_lacks_double=None,
-        )
-        try:
-            followed = Hand(anchored_rules, dataclasses.replace(hand.deal, designated=seat))
-            followed.apply(action)
-        except (DealError, IllegalActionError, ValueError):
+        followed = None if hand is None else anchored(self.rules, hand, seat, text)
+        if followed is None:
             return False
         self.anchored = followed
         return True
+
+
+def anchored(rules: Rules, hand: Hand, seat: int, text: str) -> Hand | None:
+    """``hand``'s deal played from the opening ``text`` laid by ``seat``, whatever the rules
+    say of who opens with what, and under ``rules`` after it (None: no opening of this deal)."""
+    try:
+        action = Action.parse(text)
+    except NotationError:
+        return None
+    if not isinstance(action, Play) or action.end is not None:
+        return None
+    free = dataclasses.replace(
+        rules,
+        opener=Opener.DESIGNATED,
+        designated_opener=DesignatedOpener.BY_LOT_EACH_HAND,
+        opening_tile=OpeningTile.ANY_TILE,
+        opener_lacks_double=None,
+    )
+    try:
+        followed = Hand(free, dataclasses.replace(hand.deal, designated=seat))
+        followed.apply(action)
+    except (DealError, IllegalActionError, ValueError):
+        return None
+    return followed

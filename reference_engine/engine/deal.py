@@ -21,6 +21,16 @@ Packed = tuple[Compiled, tuple[int, ...], tuple[int, ...], Rules]
 #: The fields of a deal as data.
 DEAL_FIELDS = ("hands", "boneyard", "designated")
 
+#: The rule that fixes each hand's designated seat and how its lot is made (SPEC 6.2).
+DESIGNATED_RULE = "designated_opener"
+
+
+def lot_is_drawn(rules: Rules) -> bool:
+    """Whether the rules make the lot for the designated seat by drawing tiles (SPEC 6.2),
+    so that a lot kept in a record can be judged (:mod:`.lot`)."""
+    rule = rules.designated_opener
+    return rule is not None and rule.drawn
+
 
 @dataclass(frozen=True)
 class DealProblem:
@@ -210,7 +220,7 @@ class Deal:
 
     def _designated_problems(self, rules: Rules, table: Compiled, seats: int) -> list[DealProblem]:
         designated = self.designated
-        rule = "designated_opener" if table.needs_designated else None
+        rule = DESIGNATED_RULE if table.needs_designated else None
         if designated is None:
             if table.needs_designated:
                 return [

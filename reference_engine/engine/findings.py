@@ -37,6 +37,10 @@ class FindingKind(TextEnum):
     exactly once, boneyard included) or its designated seat (a seat that exists, and the one
     the rules fix for that hand)."""
 
+    BAD_LOT = "bad_lot"
+    """The lot a hand keeps (``lot``) is not a lot by drawing of the rules, or names another
+    seat than the deal's designated opener (rule ``designated_opener``)."""
+
     MATCH_OVER = "match_over"
     """A hand is recorded after a side had reached the target (rule ``target``)."""
 

@@ -16,9 +16,10 @@ from typing import Any
 from ..errors import DealError, IllegalActionError, NotationError, Reason
 from ..rules import Catalog, Rules, RulesError
 from .actions import DRAW, Action, AnyAction, Play
-from .deal import Deal, deal_problems
+from .deal import DESIGNATED_RULE, Deal, deal_problems, lot_is_drawn
 from .findings import Finding, FindingKind, ReplayReport, json_pointer
 from .hand import Hand, Phase
+from .lot import read_lot
 from .match import Match
 from .recordcheck import schema_findings
 from .recordformat import outcome_data
@@ -73,6 +74,8 @@ def replay(record: Any, catalog: Catalog | None = None) -> ReplayReport:
                     **_rule(rules, problem.rule),
                 )
             )
+        for finding in _lot_findings(rules, players, raw, index):
+            report.add(finding)
         if problems:
             replaying = False
         elif replaying:
@@ -147,6 +150,37 @@ def _problems(error: RulesError) -> str:
     )
 
 
+def _lot_findings(rules: Rules, players: int, raw: Mapping[str, Any], index: int) -> list[Finding]:
+    """Every way a hand's lot breaks the lot by drawing, where the rules make it so (SPEC 6.2);
+    a lot kept under other rules is not judged."""
+    if "lot" not in raw or not lot_is_drawn(rules):
+        return []
+    here = ("hands", index, "lot")
+    seat, problems = read_lot(raw["lot"], players, rules.max_pip)
+    found = [
+        Finding(
+            kind=FindingKind.BAD_LOT,
+            message=problem.message,
+            pointer=json_pointer((*here, *problem.path)),
+            hand=index,
+            **_rule(rules, DESIGNATED_RULE),
+        )
+        for problem in problems
+    ]
+    designated = raw["deal"].get("designated")
+    if seat is not None and seat != designated:
+        found.append(
+            Finding(
+                kind=FindingKind.BAD_LOT,
+                message=f"the lot names seat {seat}, the deal seat {designated}",
+                pointer=json_pointer(here),
+                hand=index,
+                **_rule(rules, DESIGNATED_RULE),
+            )
+        )
+    return found
+
+
 def _replay_hand(
     match: Match, raw: dict[str, Any], index: int, last: bool, report: ReplayReport
 ) -> bool:
@@ -175,7 +209,7 @@ def _replay_hand(
                 f"but the deal names seat {designated}",
                 pointer=json_pointer((*here, "deal", "designated")),
                 hand=index,
-                **_rule(rules, "designated_opener"),
+                **_rule(rules, DESIGNATED_RULE),
             )
         )
         return False

@@ -335,3 +335,26 @@ def judge_files(paths: Sequence[Path], report: str, stdout: TextIO, stderr: Text
     if bad and report != "table":
         stderr.write(f"matador replay: {bad} of {len(runs)} records do not follow their rules\n")
     return ExitStatus.INVALID if bad else ExitStatus.OK
+
+
+def load_records(files: Sequence[Path], catalog: Catalog) -> tuple[list[Any], list[str]]:
+    """The records in ``files`` that can be read as records of a shipped variant, and why
+    each other cannot (``FILE: reason``)."""
+    found, problems = [], []
+    for file in files:
+        try:
+            record = parse_record(read_input(file, FileKind.JSON))
+        except (InputError, RecordSyntaxError) as error:
+            problems.append(f"{file}: {error}")
+            continue
+        broken = schema_findings(record)
+        if broken:
+            problems.append(f"{file}: the record breaks its schema: {broken[0]}")
+            continue
+        try:
+            catalog.resolve(record["variant"], dict(record["options"]))
+        except RulesError as error:
+            problems.append(f"{file}: {error}")
+            continue
+        found.append(record)
+    return found, problems

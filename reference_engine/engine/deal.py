@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence, Set
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ..errors import DealError
-from ..rules.model import Rules
+from ..rules.model import ALL_TILES, PLAYER_COUNT_KEYS, Rules
 from .compiled import Compiled, compiled
 from .draws import number_below, shuffle
 from .tiles import Tile, full_set
@@ -411,3 +411,20 @@ def _tile(text: object) -> Tile:
 def seats_after(seat: int, players: int) -> Sequence[int]:
     """Every seat in turn order, starting with the one after ``seat``."""
     return [(seat + step) % players for step in range(1, players + 1)]
+
+
+def shape_of(rules: Rules, players: int) -> tuple[int, ...] | None:
+    """The tiles ``rules`` deal each seat for ``players`` (None: not played by that many)."""
+    try:
+        return rules.hand_size.seat_sizes(players, rules.tile_count)
+    except (KeyError, ValueError):
+        return None
+
+
+def sized(rules: Rules, players: int, shape: tuple[int, ...]) -> Rules:
+    """``rules`` dealing ``shape`` to ``players`` (the same rules when they already do): a
+    judge comparing rule sets on another engine's deals plays each on the deal it got."""
+    if shape_of(rules, players) == shape:
+        return rules
+    entry = {PLAYER_COUNT_KEYS[players]: shape[0] if len(set(shape)) == 1 else ALL_TILES}
+    return replace(rules, hand_size=replace(rules.hand_size, **entry))

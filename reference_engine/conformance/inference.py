@@ -1,0 +1,336 @@
+"""What the engine plays, rule by rule, and where each candidate departs from it.
+
+For each family of checks (:class:`.agreement.Family`), :class:`Inference` looks
+for the values of the family's rules that agree best with the engine: starting
+from the declared variant's values and from the best shipped projection, it
+changes one rule at a time to any value some candidate gives it, keeping a
+change that agrees better on the sample and then on every hand, until none
+does. What it finds need not be any shipped rule set: an engine that breaks
+three rules of a variant is that variant with three other values.
+
+A candidate *departs* in a rule where its value differs from the one found and
+the difference changes which checks agree (on the sample): a rule the observed
+hands never put to the test is not held against it. A change that wins checks
+but breaks others is not taken (:func:`_gain`): an engine that breaks a rule no
+shipped value describes would otherwise pull other rules towards values that
+happen to hide part of it. Candidates are ranked by how many rules
+they depart in, then the declared variant first, then by agreement, so the
+variant an engine breaks in three rules comes before one that happens to agree on
+more checks in other ways.
+:meth:`Inference.differences` counts, for a shown candidate, the checks each
+departing rule costs, and names the rules behind the checks that no value
+found gets right (:mod:`.blame`, as the conformance report does).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from functools import cached_property
+
+from ..engine.deal import sized
+from ..engine.hand import Hand
+from ..engine.state import hand_at
+from ..rules.model import PerPlayers, Rules
+from . import attribution
+from .agreement import Family, Where, family_checks, family_rules, probe_checks
+from .attribution import Position
+from .blame import Place, assign
+from .candidates import Candidate
+from .observe import Observed
+from .ranking import Count, Evaluator, Projection, Score, fits, project
+
+#: Rounds of one-rule changes tried at most from each start.
+ROUNDS = 6
+#: The numbers per player count tried beside the shipped ones, from 0.
+NEAR = 4
+#: A change is clean when it breaks at most one agreeing check for this many it wins.
+TOLERANCE = 50
+#: The rules every candidate compared shares by construction: never inferred.
+_FIXED = frozenset({"max_pip", "players"})
+#: What a combination of values no rule set holds may raise when its tables are built.
+_UNPLAYABLE = (ValueError, KeyError, TypeError, AttributeError, AssertionError)
+#: The rule a deal of other sizes breaks (the rule that deals).
+_DEAL_RULE = attribution.deal_rules(Rules.__new__(Rules), {})[0]  # (it reads no rule)
+
+
+class Inference:
+    """The values of every family's rules that agree best with the engine."""
+
+    def __init__(self, evaluator: Evaluator, pool: Iterable[Candidate], own: Rules) -> None:
+        self.evaluator = evaluator
+        self.own = own
+        self.candidates = [c for c in pool if fits(c, evaluator.observation)]
+        #: Per family, the values each rule takes in some candidate, the own value first.
+        self.values: dict[Family, list[list[object]]] = {}
+        self.found: dict[Family, Projection] = {}
+        self._matters: dict[tuple[Family, int, object], bool] = {}
+        self._departs: dict[tuple[Projection, ...], tuple[tuple[Family, int], ...]] = {}
+        for family in Family:
+            names = family_rules(family)
+            values: list[list[object]] = [[value] for value in project(own, family)]
+            for candidate in self.candidates:
+                for index, value in enumerate(project(candidate.rules, family)):
+                    if value not in values[index] and names[index] not in _FIXED:
+                        values[index].append(value)
+            for index, value in enumerate(project(own, family)):
+                values[index] += [v for v in _counts_near(value) if v not in values[index]]
+            self.values[family] = values
+            self.found[family] = self._infer(family)
+
+    def _count(self, family: Family, projection: Projection) -> Count:
+        """The checks of every hand under ``projection``; none agree when its values cannot
+        be played together (a combination no rule set holds, that the tables refuse)."""
+        try:
+            return self.evaluator.full(family, projection)
+        except _UNPLAYABLE:
+            return Count(0, 1)
+
+    def _parting(
+        self, family: Family, trial: Projection, base: Projection, any_change: bool
+    ) -> tuple[int, int]:
+        try:
+            return self.evaluator.parting(family, trial, base, any_change=any_change)
+        except _UNPLAYABLE:
+            return 0, 1
+
+    def _infer(self, family: Family) -> Projection:
+        """From the declared values, one clean change at a time (the one that wins most), as
+        long as one wins anything."""
+        current = project(self.own, family)
+        if family is Family.DEAL:
+            return current  # the deal is judged by the deals offered, count by count
+        count = self._count(family, current)
+        for _ in range(ROUNDS):
+            if count.agreed == count.checks:
+                break
+            chosen, chosen_count, gained = None, count, 0
+            for trial in self._neighbours(family, current):
+                fixed, broken = self._parting(family, trial, current, False)
+                if broken or not fixed:
+                    continue
+                trial_count = self._count(family, trial)
+                gain = _gain(count, trial_count)
+                if gain > gained:
+                    chosen, chosen_count, gained = trial, trial_count, gain
+            if chosen is None:
+                break
+            current, count = chosen, chosen_count
+        return current
+
+    def _neighbours(self, family: Family, projection: Projection) -> list[Projection]:
+        """Every projection one rule's value away from ``projection``."""
+        found = []
+        for index, values in enumerate(self.values[family]):
+            for value in values:
+                if value != projection[index]:
+                    found.append((*projection[:index], value, *projection[index + 1 :]))
+        return found
+
+    def matters(self, family: Family, index: int, value: object) -> bool:
+        """Whether giving rule ``index`` of ``family`` the value ``value`` in place of the one
+        found changes which checks of the sample agree."""
+        key = (family, index, value)
+        known = self._matters.get(key)
+        if known is None:
+            found = self.found[family]
+            changed = (*found[:index], value, *found[index + 1 :])
+            known = self._matters[key] = self._parting(family, changed, found, True) != (0, 0)
+        return known
+
+    def departs(self, rules: Rules) -> tuple[tuple[Family, int], ...]:
+        """The rules (family, index) in which ``rules`` depart from what the engine plays
+        (remembered per distinct set of projections: candidates share most of them)."""
+        key = tuple(project(rules, family) for family in Family)
+        known = self._departs.get(key)
+        if known is not None:
+            return known
+        parted = []
+        deal = family_rules(Family.DEAL)
+        if not all(probe_checks(rules, self.evaluator.observation.probes)):
+            parted.append((Family.DEAL, deal.index(_DEAL_RULE)))
+        for family, mine in zip(Family, key, strict=True):
+            if family is Family.DEAL:
+                continue
+            found = self.found[family]
+            for index, (value, inferred) in enumerate(zip(mine, found, strict=True)):
+                if value != inferred and self.matters(family, index, value):
+                    parted.append((family, index))
+        found_parted = self._departs[key] = tuple(parted)
+        return found_parted
+
+    def score(self, candidate: Candidate) -> Score:
+        """``candidate``'s checks on every hand, summed over its families."""
+        agreed = checks = 0
+        for family in Family:
+            count = self._count(family, project(candidate.rules, family))
+            agreed, checks = agreed + count.agreed, checks + count.checks
+        parted = self.departs(candidate.rules)
+        departs = tuple(dict.fromkeys(family_rules(family)[index] for family, index in parted))
+        return Score(candidate, agreed, checks, departs)
+
+    def ranked(self, scored: int) -> list[Score]:
+        """Every candidate, the fewest departures first; among as few, the declared variant's
+        first (the engine says it plays it), then the fewest options changed. The first
+        ``scored``, and every candidate departing alike with the first, are scored on every
+        hand (and ordered by agreement among as many departures); the others are not."""
+        variant = self.own.variant
+        parted = {id(c): self.departs(c.rules) for c in self.candidates}
+
+        def order(candidate: Candidate) -> tuple[int, bool, int]:
+            return (
+                len(parted[id(candidate)]),
+                candidate.variant != variant,
+                len(candidate.options),
+            )
+
+        ordered = sorted(self.candidates, key=order)
+        if not ordered:
+            return []
+        first = parted[id(ordered[0])]
+        scores = []
+        for number, candidate in enumerate(ordered):
+            if number < scored or parted[id(candidate)] == first:
+                scores.append(self.score(candidate))
+            else:
+                names = tuple(dict.fromkeys(family_rules(f)[i] for f, i in parted[id(candidate)]))
+                scores.append(Score(candidate, 0, 0, names))
+        head = [s for s in scores if s.checks]
+
+        def by_agreement(score: Score) -> tuple[int, bool, float, int]:
+            candidate = score.candidate
+            return (
+                len(score.departs),
+                candidate.variant != variant,
+                -score.agreement,
+                len(candidate.options),
+            )
+
+        return sorted(head, key=by_agreement) + [s for s in scores if not s.checks]
+
+    #: The rules a deal of other sizes departs in.
+    dealt_rule = frozenset({attribution.deal_rules(Rules.__new__(Rules), {})[0]})
+
+    def _family_of(self, rule: str) -> Family | None:
+        """The family whose search found ``rule`` otherwise than declared, else the first
+        that holds it (a rule two families share is found in each)."""
+        holding = [family for family in Family if rule in family_rules(family)]
+        for family in holding:
+            index = family_rules(family).index(rule)
+            if self.found[family][index] != project(self.own, family)[index]:
+                return family
+        return holding[0] if holding else None
+
+    def rules_with(self, rule: str) -> Rules:
+        """Rules with the values found of the family ``rule`` was found in."""
+        family = self._family_of(rule)
+        if family is None:
+            return self.evaluator.observation.rules
+        return self.evaluator.rules(family, self.found[family])
+
+    def inferred(self, rule: str) -> object:
+        """The value found for ``rule``."""
+        family = self._family_of(rule)
+        if family is None:
+            raise KeyError(rule)
+        return self.found[family][family_rules(family).index(rule)]
+
+    # ------------------------------------------------------------------ what differs
+
+    def differences(self, score: Score) -> None:
+        """Fill ``score.differs``: the checks each rule it departs in costs, and the rules
+        behind the checks no value found gets right."""
+        rules = score.candidate.rules
+        probes = probe_checks(rules, self.evaluator.observation.probes)
+        if _DEAL_RULE in score.departs:
+            score.differs[_DEAL_RULE] += probes.count(False)
+        for family in Family:
+            if family is Family.DEAL:
+                continue
+            names, found = family_rules(family), self.found[family]
+            best = self._count(family, found).agreed
+            mine = project(rules, family)
+            for index, name in enumerate(names):
+                if name in score.departs and mine[index] != found[index]:
+                    changed = (*found[:index], mine[index], *found[index + 1 :])
+                    score.differs[name] += max(0, best - self._count(family, changed).agreed)
+        for name in score.departs:
+            score.differs[name] = score.differs[name] or 1  # (it changes what agrees: at least one)
+        score.differs.update(self.residue)
+
+    @cached_property
+    def residue(self) -> Counter[str]:
+        """The rules behind the checks the values found get wrong, each with its checks."""
+        residue: Counter[str] = Counter()
+        blame = assign(self.unexplained())
+        for counts in (blame.blamed, blame.implicated):
+            for ((rule, _), _random), count in counts.items():
+                residue[str(rule)] += count
+        return residue
+
+    def unexplained(self) -> list[Place]:
+        """A place for each check that the values found get wrong, with its deciding rules."""
+        places: list[Place] = []
+        observation = self.evaluator.observation
+        for family in Family:
+            if family is Family.DEAL:
+                continue  # (each candidate's own deals are its departure, above)
+            rules = self.evaluator.rules(family, self.found[family])
+            for number, observed in enumerate(observation.hands):
+                where: list[Where] = []
+                checks = family_checks(family, rules, observed, observation.scoring, where)
+                for held, (step, kind) in zip(checks, where, strict=True):
+                    if held is False:
+                        named = _deciding(rules, observed, step, kind)
+                        places.append(_place(named, (number, step)))
+        return places
+
+
+def _counts_near(value: object) -> list[PerPlayers]:
+    """For a number per player count (a reserve), the same number for every count from 0 to
+    :data:`NEAR`: an engine may keep a number no rule set gives, and the number is worth
+    finding, not only the rule."""
+    if not isinstance(value, PerPlayers):
+        return []
+    given = {key: number for key, number in value.as_dict().items() if isinstance(number, int)}
+    return [
+        dataclasses.replace(value, **dict.fromkeys(given, number)) for number in range(NEAR + 1)
+    ]
+
+
+def _gain(before: Count, after: Count) -> int:
+    """The checks a change wins, when it is clean: it breaks no check that agreed (or
+    hardly any: one in :data:`TOLERANCE` of those it wins); else 0."""
+    fixed = (after.agreed_bits & ~before.agreed_bits).bit_count()
+    broken = (before.agreed_bits & ~after.agreed_bits).bit_count()
+    return fixed - broken if broken * TOLERANCE <= fixed else 0
+
+
+def _place(rules: Sequence[str], where: object) -> Place:
+    return Place(frozenset((name, "") for name in rules or ("",)), where=where)
+
+
+def _deciding(rules: Rules, observed: Observed, step: int | None, kind: str) -> tuple[str, ...]:
+    """The rules that decide the check ``kind`` at ``step`` (None: the result) of a hand."""
+    rules = sized(rules, observed.players, observed.shape)
+    if step is None:
+        final = observed.states[-1] if observed.states else None
+        hand = hand_at(rules, final) if final is not None else None
+        return attribution.result_rules(Position(rules, hand), kind)
+    state = observed.states[step]
+    if state is None:
+        try:
+            return attribution.opening_rules(Position(rules, Hand(rules, observed.deal)))
+        except ValueError:
+            return attribution.opening_rules(Position(rules, None))
+    position = Position(rules, hand_at(rules, state))
+    if kind == "to_act":
+        return attribution.to_act_rules(position)
+    if kind == "ends":
+        return attribution.ends_rules(position, observed.steps[step].action)
+    legal = observed.steps[step].legal
+    hand = position.hand
+    offered = {str(action) for action in hand.legal_actions()} if hand is not None else set()
+    disputed = offered ^ legal if legal is not None else {observed.steps[step].action}
+    return attribution.legal_rules(position, disputed)

@@ -1,0 +1,161 @@
+"""A hand in play as the whole table stands, whatever rules brought it there.
+
+A :class:`TableState` is what every seat holds, the open ends, the tiles left
+to draw, the seat to act and what the turn so far holds (consecutive passes, a
+tile just drawn, an opening just laid). It follows any line of play by plain
+mechanics (:meth:`TableState.after`: a tile leaves the hand that lays it, a draw
+takes the next tile, a pass is counted), so it can follow another engine's line
+where the rules would refuse a step; :func:`hand_at` then puts a
+:class:`~.hand.Hand` under any rules at that state, to ask what those rules
+allow there. A judge comparing rule sets on an engine's games uses both: every
+check is made at the state the engine reached, under each rule set on its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from ..errors import NotationError
+from ..rules.model import Rules
+from ..rules.vocabulary import MatadorAccess, MatchRule
+from .actions import DRAW, PASS, AnyAction, Play
+from .compiled import compiled
+from .deal import Deal
+from .ends import OpenEnd
+from .hand import Hand
+from .phase import Phase
+from .scoring import Termination
+from .tiles import Tile
+
+
+def parse_end(text: str) -> OpenEnd:
+    """An open end as spec/protocol.md writes it: ``5``, or ``2/5 identical free``."""
+    words = text.split()
+    try:
+        values = tuple(int(value) for value in words[0].split("/")) if words else ()
+        if len(words) == 1 and len(values) == 1:
+            return OpenEnd.plain(values[0])
+        if len(words) == 3 and values:
+            return OpenEnd(values, MatchRule(words[1]), MatadorAccess(words[2]))
+    except ValueError:
+        pass
+    raise NotationError(f"{text!r} is not an open end in the notation")
+
+
+@dataclass(frozen=True)
+class TableState:
+    """A hand in play: every seat's tiles, the open ends, the draw pile, the seat to act."""
+
+    hands: tuple[tuple[Tile, ...], ...]
+    ends: tuple[OpenEnd, ...]
+    #: The tiles left to draw, in draw order.
+    boneyard: tuple[Tile, ...]
+    to_act: int
+    opener: int | None = None
+    #: Passes in a row before this turn.
+    passes: int = 0
+    #: The tile the seat to act drew last this turn (a one-draw rule plays from it).
+    drawn: Tile | None = None
+    #: Whether the seat to act laid the opening tile as the previous action.
+    just_opened: bool = False
+
+    @classmethod
+    def dealt(cls, deal: Deal, to_act: int) -> TableState:
+        """The table as dealt, nothing down, ``to_act`` first."""
+        return cls(tuple(tuple(hand) for hand in deal.hands), (), tuple(deal.boneyard), to_act)
+
+    @property
+    def opened(self) -> bool:
+        """Whether the opening tile is down."""
+        return self.opener is not None
+
+    def after(
+        self, action: AnyAction, seat: int, ends: Sequence[OpenEnd] | None = None
+    ) -> TableState:
+        """The table once ``seat`` has done ``action``, whatever the rules say of it.
+
+        A tile laid leaves ``ends`` open (the ends a placement's notation gives, for
+        an inline placement, when ``ends`` is not known); the next seat is the one
+        after ``seat``, but after a draw, which leaves the drawer to act. Raises
+        :class:`ValueError` when the action cannot be carried out at all: a tile
+        ``seat`` does not hold, a draw from an empty pile.
+        """
+        players = len(self.hands)
+        following = (seat + 1) % players
+        if action is DRAW:
+            if not self.boneyard:
+                raise ValueError("a draw from an empty boneyard")
+            tile, *rest = self.boneyard
+            hands = self._with(seat, (*self.hands[seat], tile))
+            return replace(
+                self,
+                hands=hands,
+                boneyard=tuple(rest),
+                to_act=seat,
+                passes=0,
+                drawn=tile,
+                just_opened=False,
+            )
+        if action is PASS:
+            return replace(
+                self, to_act=following, passes=self.passes + 1, drawn=None, just_opened=False
+            )
+        assert isinstance(action, Play)
+        if action.tile not in self.hands[seat]:
+            raise ValueError(f"seat {seat} does not hold {action.tile}")
+        hands = self._with(seat, tuple(t for t in self.hands[seat] if t != action.tile))
+        opening = action.is_opening
+        return replace(
+            self,
+            hands=hands,
+            ends=tuple(ends) if ends is not None else self._ends_after(action),
+            to_act=following,
+            opener=seat if opening else self.opener,
+            passes=0,
+            drawn=None,
+            just_opened=opening,
+        )
+
+    def _with(self, seat: int, held: tuple[Tile, ...]) -> tuple[tuple[Tile, ...], ...]:
+        return (*self.hands[:seat], held, *self.hands[seat + 1 :])
+
+    def _ends_after(self, play: Play) -> tuple[OpenEnd, ...]:
+        """The ends an inline placement's own notation says it leaves (or the opening's)."""
+        if play.is_opening:
+            return (OpenEnd.plain(play.tile.low), OpenEnd.plain(play.tile.high))
+        if play.open is None or play.end is None or play.end >= len(self.ends):
+            raise ValueError(f"the ends after {play} are not known")
+        ends = list(self.ends)
+        ends[play.end] = OpenEnd.plain(play.open)
+        return tuple(ends)
+
+
+def hand_at(rules: Rules, state: TableState) -> Hand:
+    """A :class:`Hand` under ``rules`` at ``state`` (the opening tile down), the seat to
+    act to move: its legal actions are what ``rules`` allow there."""
+    table = compiled(rules)
+    deal = Deal(hands=state.hands, boneyard=state.boneyard)
+    hand = Hand.__new__(Hand)
+    hand._set_up(
+        rules,
+        deal,
+        [table.mask(held) for held in state.hands],
+        [table.bit[tile] for tile in state.boneyard],
+        table,
+    )
+    hand.phase = Phase.PLAY
+    hand._line = table.line(tuple(table.kind(end) for end in state.ends))
+    hand.current = state.to_act
+    hand.opener = state.opener
+    hand._passes = state.passes
+    if state.drawn is not None and table.one_draw_per_turn:
+        hand._single_drawn = table.index[state.drawn]
+    if state.just_opened and table.opener_plays_again:
+        hand._forced_play = True
+    out = next((seat for seat, held in enumerate(state.hands) if not held), None)
+    if out is not None:
+        hand._finish(Termination.DOMINO, went_out=out)
+    elif state.passes >= len(state.hands):
+        hand._finish(Termination.BLOCKED)
+    return hand

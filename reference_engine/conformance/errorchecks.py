@@ -1,7 +1,8 @@
 """Expectations about the protocol rather than the game: what an engine must answer with an error.
 
 A deal must be refused with its code: ``bad_deal`` for a deal that breaks the
-variant (blamed on the rule it breaks), ``hand_in_progress`` while the hand
+variant (blamed on the rule it breaks; an engine that breaks on it, answering
+``internal_error``, took it in: the expectation fails), ``hand_in_progress`` while the hand
 before goes on, ``match_over`` once a side has won (the target). A request
 must be answered with an error code and carry nothing out: an act by a seat
 the match does not have (``no_such_seat``), an act outside the notation
@@ -17,7 +18,7 @@ from .attribution import FixedRule
 from .cases import ScriptedHand, Step
 from .checking import Checks, Stop
 from .codes import ErrorCode
-from .engine import Engine, EngineRefusal
+from .engine import Engine, EngineFailure, EngineRefusal, FailureKind
 from .verdicts import CaseRun, Check
 
 #: Why a deal is refused, by its code, for the messages.
@@ -26,6 +27,10 @@ _REFUSED_DEAL = {
     "hand_in_progress": "a deal while the hand before is not over",
     "match_over": "a deal once the match is won",
 }
+
+
+#: The failures that show an engine took a deal in and broke on it, while still answering.
+_BROKE_ON_IT = frozenset({FailureKind.INTERNAL_ERROR, FailureKind.RAISED})
 
 
 def refuse_deal(engine: Engine, hand: ScriptedHand, checks: Checks, index: int) -> None:
@@ -55,6 +60,12 @@ def refuse_deal(engine: Engine, hand: ScriptedHand, checks: Checks, index: int) 
             refusal.code,
         )
         return
+    except EngineFailure as failure:
+        if failure.kind not in _BROKE_ON_IT:
+            raise
+        # the deal is what broke it: the expectation failed (the engine took the deal in)
+        checks.check(False, Check.DEAL, rules, f"{what} broke the engine", code, failure.message)
+        raise Stop from None
     checks.check(False, Check.DEAL, rules, f"{what} was accepted", code, "accepted")
     raise Stop((index, None))  # the engine plays a hand the case does not have: play it again
 

@@ -61,6 +61,8 @@ THROUGH_THE_COMMAND = [
     "designated-5",
     "designated-against-rotation",
     "designated-missing",
+    "lot-names-another-seat",
+    "lot-tile-twice",
     "hand-after-the-match",
     "action-bad-notation",
     "opening-by-the-wrong-seat",

@@ -165,14 +165,22 @@ def _turns(rules: Rules, observed: Observed, opening: bool, where: list[Where] |
             _add(out, where, index, "ends", None)
             own = None
             continue
-        legal = set(hand.legal_actions())
-        allowed = read.action in legal and (step.seat is None or step.seat == hand.current)
-        _add(out, where, index, "legal", allowed if read.legal is None else legal == read.legal)
-        if not allowed:
+        # the hand's own action objects: applying one of them is the engine's fast path
+        legal = {action: action for action in hand.legal_actions()}
+        offered = legal.get(read.action)
+        allowed = offered is not None and (step.seat is None or step.seat == hand.current)
+        _add(
+            out,
+            where,
+            index,
+            "legal",
+            allowed if read.legal is None else legal.keys() == read.legal,
+        )
+        if offered is None or not allowed:
             _add(out, where, index, "ends", None)
             own = None
             continue
-        hand.apply(read.action)
+        hand.apply(offered)
         _add(out, where, index, "ends", None if read.ends is None else hand.ends == read.ends)
         predicted = None if hand.is_over else hand.current
         last = hand

@@ -39,7 +39,7 @@ from .attribution import Position
 from .blame import Place, assign
 from .candidates import Candidate
 from .observe import Observed
-from .ranking import Count, Evaluator, Projection, Score, fits, project
+from .ranking import Count, Evaluator, Projection, Score, fitting, project
 
 #: Rounds of one-rule changes tried at most from each start.
 ROUNDS = 6
@@ -61,17 +61,18 @@ class Inference:
     def __init__(self, evaluator: Evaluator, pool: Iterable[Candidate], own: Rules) -> None:
         self.evaluator = evaluator
         self.own = own
-        self.candidates = [c for c in pool if fits(c, evaluator.observation)]
+        self.candidates = fitting(pool, evaluator.observation)
         #: Per family, the values each rule takes in some candidate, the own value first.
         self.values: dict[Family, list[list[object]]] = {}
         self.found: dict[Family, Projection] = {}
         self._matters: dict[tuple[Family, int, object], bool] = {}
         self._departs: dict[tuple[Projection, ...], tuple[tuple[Family, int], ...]] = {}
+        self._applying: dict[tuple[Family, int], bool] = {}
         for family in Family:
             names = family_rules(family)
             values: list[list[object]] = [[value] for value in project(own, family)]
-            for candidate in self.candidates:
-                for index, value in enumerate(project(candidate.rules, family)):
+            for projection in dict.fromkeys(project(c.rules, family) for c in self.candidates):
+                for index, value in enumerate(projection):
                     if value not in values[index] and names[index] not in _FIXED:
                         values[index].append(value)
             for index, value in enumerate(project(own, family)):
@@ -135,8 +136,22 @@ class Inference:
         known = self._matters.get(key)
         if known is None:
             found = self.found[family]
+            if not self._applies(family, index):
+                known = self._matters[key] = False  # no value of it has any effect here
+                return known
             changed = (*found[:index], value, *found[index + 1 :])
             known = self._matters[key] = self._parting(family, changed, found, True) != (0, 0)
+        return known
+
+    def _applies(self, family: Family, index: int) -> bool:
+        """Whether rule ``index`` of ``family`` has any effect under the values found (a rule
+        that applies only under other values of other rules has none here, whatever its
+        own value)."""
+        key = (family, index)
+        known = self._applying.get(key)
+        if known is None:
+            rules = self.evaluator.rules(family, self.found[family])
+            known = self._applying[key] = rules.applicable(family_rules(family)[index])
         return known
 
     def departs(self, rules: Rules) -> tuple[tuple[Family, int], ...]:

@@ -37,6 +37,8 @@ from .verdicts import EngineUnavailable
 RESULT_KEYS = ("termination", "winner", "pips", "points")
 #: A hand longer than this is cut: the engine is taken to be looping.
 MAX_STEPS = 1000
+#: The actions that lay no tile, in the notation.
+_LAYS_NOTHING = frozenset({"draw", "pass"})
 #: Hands played of each other hand size the engine accepts.
 PROBED_HANDS = 2
 
@@ -219,7 +221,11 @@ def _play(
         reason = engine.apply(action, None)
         if reason is not None and not isinstance(reason, Mapping):
             raise _Cut(f"the engine refused an action it gave as legal ({reason})")
-        steps.append(Step(seat, legal, action, _ends(engine)))
+        # only a tile laid changes the ends (SPEC 7): after a draw or a pass they are not
+        # asked again, which spares a request at a third of the steps
+        unchanged = action in _LAYS_NOTHING and steps and steps[-1].ends is not None
+        ends = steps[-1].ends if unchanged else _ends(engine)
+        steps.append(Step(seat, legal, action, ends))
     result = engine.result()
     kept = None if result is None else {key: result.get(key) for key in RESULT_KEYS}
     return follow(Observed(players, deal, tuple(steps), kept))
@@ -297,11 +303,24 @@ def follow(observed: Observed) -> Observed:
 
 def _parsed(step: Step) -> Parsed | None:
     try:
-        legal = None if step.legal is None else frozenset(map(Action.parse, step.legal))
+        legal = None if step.legal is None else frozenset(map(_action, step.legal))
         ends = None if step.ends is None else tuple(map(parse_end, step.ends))
-        return Parsed(Action.parse(step.action), legal, ends)
+        return Parsed(_action(step.action), legal, ends)
     except NotationError:
         return None
+
+
+def _action(text: str) -> AnyAction:
+    """An action read, remembered: a hand's actions come back again and again."""
+    found = _READ.get(text)
+    if found is None:
+        found = Action.parse(text)
+        if len(_READ) < 50_000:
+            _READ[text] = found
+    return found
+
+
+_READ: dict[str, AnyAction] = {}
 
 
 def _seat(table: TableState, action: AnyAction, step: Step, players: int) -> int:

@@ -109,11 +109,11 @@ def project(rules: Rules, family: Family) -> Projection:
 _PROJECTED: dict[tuple[int, Family], tuple[Rules, Projection]] = {}
 
 
-def fits(candidate: Candidate, observation: Observation) -> bool:
-    """Whether ``candidate`` can be compared: the observed set, every observed player count."""
+def fitting(pool: Iterable[Candidate], observation: Observation) -> list[Candidate]:
+    """The candidates that can be compared: the observed set, every observed player count."""
     counts = {hand.players for hand in observation.hands} | {p.players for p in observation.probes}
-    rules = candidate.rules
-    return rules.max_pip == observation.rules.max_pip and counts <= set(rules.players)
+    pip = observation.rules.max_pip
+    return [c for c in pool if c.rules.max_pip == pip and counts <= set(c.rules.players)]
 
 
 class Evaluator:
@@ -131,11 +131,16 @@ class Evaluator:
         self._sampled: dict[tuple[Family, Projection], Count] = {}
         self._full: dict[tuple[Family, Projection], Count] = {}
         self._hands: dict[tuple[Family, Projection], list[Checks]] = {}
+        self._rules: dict[tuple[Family, Projection], Rules] = {}
 
     def rules(self, family: Family, projection: Projection) -> Rules:
         """Rules with ``projection``'s values of ``family``'s rules (the others: any)."""
-        values: Mapping[str, Any] = dict(zip(family_rules(family), projection, strict=True))
-        return dataclasses.replace(self.observation.rules, **values)
+        key = (family, projection)
+        found = self._rules.get(key)
+        if found is None:
+            values: Mapping[str, Any] = dict(zip(family_rules(family), projection, strict=True))
+            found = self._rules[key] = dataclasses.replace(self.observation.rules, **values)
+        return found
 
     def sampled(self, family: Family, projection: Projection) -> Count:
         """``family``'s checks of the sample under ``projection``."""

@@ -424,7 +424,19 @@ def shape_of(rules: Rules, players: int) -> tuple[int, ...] | None:
 def sized(rules: Rules, players: int, shape: tuple[int, ...]) -> Rules:
     """``rules`` dealing ``shape`` to ``players`` (the same rules when they already do): a
     judge comparing rule sets on another engine's deals plays each on the deal it got."""
-    if shape_of(rules, players) == shape:
-        return rules
-    entry = {PLAYER_COUNT_KEYS[players]: shape[0] if len(set(shape)) == 1 else ALL_TILES}
-    return replace(rules, hand_size=replace(rules.hand_size, **entry))
+    key = (id(rules), players, shape)
+    known = _SIZED.get(key)
+    if known is not None and known[0] is rules:
+        return known[1]
+    found = rules
+    if shape_of(rules, players) != shape:
+        entry = {PLAYER_COUNT_KEYS[players]: shape[0] if len(set(shape)) == 1 else ALL_TILES}
+        found = replace(rules, hand_size=replace(rules.hand_size, **entry))
+    if len(_SIZED) > 4096:
+        _SIZED.clear()
+    _SIZED[key] = (rules, found)
+    return found
+
+
+#: The rules :func:`sized` made, by the rules they came from (kept alive beside them).
+_SIZED: dict[tuple[int, int, tuple[int, ...]], tuple[Rules, Rules]] = {}

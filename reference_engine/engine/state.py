@@ -14,7 +14,8 @@ check is made at the state the engine reached, under each rule set on its own.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ..errors import NotationError
 from ..rules.model import Rules
@@ -59,6 +60,10 @@ class TableState:
     drawn: Tile | None = None
     #: Whether the seat to act laid the opening tile as the previous action.
     just_opened: bool = False
+    #: What :func:`hand_at` built of this table under each set of tables, to build again.
+    _built: dict[int, tuple[Any, ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
 
     @classmethod
     def dealt(cls, deal: Deal, to_act: int) -> TableState:
@@ -135,17 +140,22 @@ def hand_at(rules: Rules, state: TableState) -> Hand:
     """A :class:`Hand` under ``rules`` at ``state`` (the opening tile down), the seat to
     act to move: its legal actions are what ``rules`` allow there."""
     table = compiled(rules)
-    deal = Deal(hands=state.hands, boneyard=state.boneyard)
+    built = state._built.get(id(table))
+    if built is None or built[0] is not table:
+        # the deal, the tiles as the tables number them and the line: the same for every
+        # rule set that shares the tables, so a judge trying many asks for them once
+        built = state._built[id(table)] = (
+            table,
+            Deal(hands=state.hands, boneyard=state.boneyard),
+            [table.mask(held) for held in state.hands],
+            [table.bit[tile] for tile in state.boneyard],
+            table.line(tuple(table.kind(end) for end in state.ends)),
+        )
+    _, deal, masks, boneyard, line = built
     hand = Hand.__new__(Hand)
-    hand._set_up(
-        rules,
-        deal,
-        [table.mask(held) for held in state.hands],
-        [table.bit[tile] for tile in state.boneyard],
-        table,
-    )
+    hand._set_up(rules, deal, masks, boneyard, table)
     hand.phase = Phase.PLAY
-    hand._line = table.line(tuple(table.kind(end) for end in state.ends))
+    hand._line = line
     hand.current = state.to_act
     hand.opener = state.opener
     hand._passes = state.passes

@@ -45,9 +45,9 @@ def add_parsers(command: AddCommand) -> None:
     identify.add_argument(
         "--hands",
         type=positive_int,
-        default=6,
+        default=4,
         metavar="N",
-        help="hands dealt at random per player count (default 6); hands built to tell "
+        help="hands dealt at random per player count (default 4); hands built to tell "
         "the closest candidates apart are added",
     )
     identify.add_argument("--seed", type=int, default=0, help="seed of the deals and choices")

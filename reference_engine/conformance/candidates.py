@@ -51,25 +51,28 @@ def candidates(catalog: Catalog) -> tuple[list[Candidate], int]:
     combinations = 0
     for variant in catalog.ids():
         default = catalog.resolve(variant)
-        alone: dict[tuple[str, str], Rules | None] = {}
+        # per option value off the default: the rules it sets, as that value alone sets them
+        # (None: it does not resolve)
+        changes: dict[tuple[str, str], dict[str, Any] | None] = {}
         offered: list[list[tuple[str, str] | None]] = []
         for option in default.options:
             values: list[tuple[str, str] | None] = [None]
             for value in option.values:
                 if value.name == option.default:
                     continue
+                touched = {*option.value(option.default).changes, *value.changes}
                 try:
-                    alone[option.name, value.name] = catalog.resolve(
-                        variant, {option.name: value.name}
-                    )
+                    single = catalog.resolve(variant, {option.name: value.name})
                 except RulesError:
-                    alone[option.name, value.name] = None
+                    changes[option.name, value.name] = None
+                else:
+                    changes[option.name, value.name] = {r: getattr(single, r) for r in touched}
                 values.append((option.name, value.name))
             offered.append(values)
         combos = [dict(filter(None, combo)) for combo in itertools.product(*offered)]
         for chosen in sorted(combos, key=len):
             combinations += 1
-            rules = _combined(catalog, default, chosen, alone)
+            rules = _combined(catalog, default, chosen, changes)
             if rules is None:
                 continue
             key, name = content_key(rules), label(variant, chosen)
@@ -85,27 +88,22 @@ def _combined(
     catalog: Catalog,
     default: Rules,
     chosen: Mapping[str, str],
-    alone: Mapping[tuple[str, str], Rules | None],
+    changes: Mapping[tuple[str, str], Mapping[str, Any] | None],
 ) -> Rules | None:
     """The rules of ``default``'s variant with ``chosen`` (None: they do not resolve)."""
-    if len(chosen) < 2:
-        if not chosen:
-            return default
-        ((name, value),) = chosen.items()
-        return alone[name, value]
+    if not chosen:
+        return default
     changed: dict[str, Any] = {}
     for name, value in chosen.items():
-        single = alone[name, value]
+        single = changes[name, value]
         if single is None:
             return None
-        option = next(o for o in default.options if o.name == name)
-        touched = {*option.value(option.default).changes, *option.value(value).changes}
-        for rule in touched:
-            if rule in changed:  # two options set one rule: only resolving can say
-                try:
-                    return catalog.resolve(default.variant, chosen)
-                except RulesError:
-                    return None
-            changed[rule] = getattr(single, rule)
+        if not changed.keys().isdisjoint(single):
+            # two options set one rule: only resolving can say what that gives
+            try:
+                return catalog.resolve(default.variant, chosen)
+            except RulesError:
+                return None
+        changed.update(single)
     full = {**default.chosen, **chosen}
     return dataclasses.replace(default, chosen=MappingProxyType(full), **changed)

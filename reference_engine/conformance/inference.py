@@ -65,8 +65,8 @@ class Inference:
         #: Per family, the values each rule takes in some candidate, the own value first.
         self.values: dict[Family, list[list[object]]] = {}
         self.found: dict[Family, Projection] = {}
-        self._matters: dict[tuple[Family, int, object], bool] = {}
-        self._departs: dict[tuple[Projection, ...], tuple[tuple[Family, int], ...]] = {}
+        self._matters: dict[tuple[Family, int, object, bool], bool] = {}
+        self._departs: dict[tuple[object, ...], tuple[tuple[Family, int], ...]] = {}
         self._applying: dict[tuple[Family, int], bool] = {}
         for family in Family:
             names = family_rules(family)
@@ -89,10 +89,15 @@ class Inference:
             return Count(0, 1)
 
     def _parting(
-        self, family: Family, trial: Projection, base: Projection, any_change: bool
+        self,
+        family: Family,
+        trial: Projection,
+        base: Projection,
+        any_change: bool,
+        every: bool = False,
     ) -> tuple[int, int]:
         try:
-            return self.evaluator.parting(family, trial, base, any_change=any_change)
+            return self.evaluator.parting(family, trial, base, any_change=any_change, every=every)
         except _UNPLAYABLE:
             return 0, 1
 
@@ -129,18 +134,22 @@ class Inference:
                     found.append((*projection[:index], value, *projection[index + 1 :]))
         return found
 
-    def matters(self, family: Family, index: int, value: object) -> bool:
+    def matters(self, family: Family, index: int, value: object, every: bool = False) -> bool:
         """Whether giving rule ``index`` of ``family`` the value ``value`` in place of the one
-        found changes which checks of the sample agree."""
-        key = (family, index, value)
+        found changes which checks agree: on the sample (and the hands the values found
+        get wrong), or on ``every`` hand."""
+        key = (family, index, value, every)
         known = self._matters.get(key)
         if known is None:
             found = self.found[family]
             if not self._applies(family, index):
                 known = self._matters[key] = False  # no value of it has any effect here
                 return known
+            if not every and self._matters.get((family, index, value, True)) is not None:
+                return self._matters[family, index, value, True]
             changed = (*found[:index], value, *found[index + 1 :])
-            known = self._matters[key] = self._parting(family, changed, found, True) != (0, 0)
+            known = self._parting(family, changed, found, True, every) != (0, 0)
+            self._matters[key] = known
         return known
 
     def _applies(self, family: Family, index: int) -> bool:
@@ -154,10 +163,11 @@ class Inference:
             known = self._applying[key] = rules.applicable(family_rules(family)[index])
         return known
 
-    def departs(self, rules: Rules) -> tuple[tuple[Family, int], ...]:
-        """The rules (family, index) in which ``rules`` depart from what the engine plays
-        (remembered per distinct set of projections: candidates share most of them)."""
-        key = tuple(project(rules, family) for family in Family)
+    def departs(self, rules: Rules, every: bool = False) -> tuple[tuple[Family, int], ...]:
+        """The rules (family, index) in which ``rules`` depart from what the engine plays,
+        judged on the sample, or on ``every`` hand (remembered per distinct set of
+        projections: candidates share most of them)."""
+        key = (*(project(rules, family) for family in Family), every)
         known = self._departs.get(key)
         if known is not None:
             return known
@@ -165,12 +175,14 @@ class Inference:
         deal = family_rules(Family.DEAL)
         if not all(probe_checks(rules, self.evaluator.observation.probes)):
             parted.append((Family.DEAL, deal.index(_DEAL_RULE)))
-        for family, mine in zip(Family, key, strict=True):
+        for family in Family:
             if family is Family.DEAL:
                 continue
             found = self.found[family]
-            for index, (value, inferred) in enumerate(zip(mine, found, strict=True)):
-                if value != inferred and self.matters(family, index, value):
+            for index, (value, inferred) in enumerate(
+                zip(project(rules, family), found, strict=True)
+            ):
+                if value != inferred and self.matters(family, index, value, every):
                     parted.append((family, index))
         found_parted = self._departs[key] = tuple(parted)
         return found_parted
@@ -181,7 +193,7 @@ class Inference:
         for family in Family:
             count = self._count(family, project(candidate.rules, family))
             agreed, checks = agreed + count.agreed, checks + count.checks
-        parted = self.departs(candidate.rules)
+        parted = self.departs(candidate.rules, every=True)
         departs = tuple(dict.fromkeys(family_rules(family)[index] for family, index in parted))
         return Score(candidate, agreed, checks, departs)
 
@@ -191,7 +203,10 @@ class Inference:
         ``scored``, and every candidate departing alike with the first, are scored on every
         hand (and ordered by agreement among as many departures); the others are not."""
         variant = self.own.variant
+        # judged on the sample first; the head of the ranking then on every hand, until the
+        # head is judged whole (a departure found on every hand only moves a candidate down)
         parted = {id(c): self.departs(c.rules) for c in self.candidates}
+        whole: set[int] = set()
 
         def order(candidate: Candidate) -> tuple[int, bool, int]:
             return (
@@ -200,9 +215,18 @@ class Inference:
                 len(candidate.options),
             )
 
-        ordered = sorted(self.candidates, key=order)
-        if not ordered:
-            return []
+        while True:
+            ordered = sorted(self.candidates, key=order)
+            if not ordered:
+                return []
+            least = len(parted[id(ordered[0])])
+            head = [c for n, c in enumerate(ordered) if n < scored or len(parted[id(c)]) <= least]
+            rest = [c for c in head if id(c) not in whole]
+            if not rest:
+                break
+            for candidate in rest:
+                parted[id(candidate)] = self.departs(candidate.rules, every=True)
+                whole.add(id(candidate))
         first = parted[id(ordered[0])]
         scores = []
         for number, candidate in enumerate(ordered):
@@ -211,7 +235,7 @@ class Inference:
             else:
                 names = tuple(dict.fromkeys(family_rules(f)[i] for f, i in parted[id(candidate)]))
                 scores.append(Score(candidate, 0, 0, names))
-        head = [s for s in scores if s.checks]
+        judged = [s for s in scores if s.checks]
 
         def by_agreement(score: Score) -> tuple[int, bool, float, int]:
             candidate = score.candidate
@@ -222,7 +246,7 @@ class Inference:
                 len(candidate.options),
             )
 
-        return sorted(head, key=by_agreement) + [s for s in scores if not s.checks]
+        return sorted(judged, key=by_agreement) + [s for s in scores if not s.checks]
 
     #: The rules a deal of other sizes departs in.
     dealt_rule = frozenset({attribution.deal_rules(Rules.__new__(Rules), {})[0]})

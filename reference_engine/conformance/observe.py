@@ -27,6 +27,7 @@ from ..engine.ends import OpenEnd
 from ..engine.state import TableState, parse_end
 from ..errors import DealError, NotationError
 from ..rules.model import PLAYER_COUNT_KEYS, Rules
+from . import ahead, requests
 from .canonical import Mismatch, canonical, canonical_set
 from .cases import Target
 from .engine import EngineFailure, EngineRefusal, Opening
@@ -37,6 +38,8 @@ from .verdicts import EngineUnavailable
 RESULT_KEYS = ("termination", "winner", "pips", "points")
 #: A hand longer than this is cut: the engine is taken to be looping.
 MAX_STEPS = 1000
+#: What is asked after every change: the seat to act, and what it may do.
+_ASKED = (requests.query("to_act"), requests.query("legal"))
 #: The actions that lay no tile, in the notation.
 _LAYS_NOTHING = frozenset({"draw", "pass"})
 #: Hands played of each other hand size the engine accepts.
@@ -205,6 +208,8 @@ def _play(
 ) -> Observed:
     engine = runner.engine()
     engine.new_match(target.variant, target.options, players)
+    # a program is written the questions after each change together with it (ahead.plan)
+    ahead.plan(engine, [requests.new_hand(data), *_ASKED])
     opened = engine.new_hand(data)
     steps: list[Step] = []
     if isinstance(opened, Opening) and opened.action is not None:
@@ -218,15 +223,18 @@ def _play(
             raise _Cut("the engine has a seat to act but no legal action, or never ends a hand")
         wanted = line[len(steps)] if len(steps) < len(line) else None
         action = wanted if wanted in legal else sorted(legal)[rng.randrange(len(legal))]
+        unchanged = action in _LAYS_NOTHING and steps and steps[-1].ends is not None
+        asked = _ASKED if unchanged else (requests.query("ends"), *_ASKED)
+        ahead.plan(engine, [requests.apply(action, None), *asked])
         reason = engine.apply(action, None)
         if reason is not None and not isinstance(reason, Mapping):
             raise _Cut(f"the engine refused an action it gave as legal ({reason})")
         # only a tile laid changes the ends (SPEC 7): after a draw or a pass they are not
         # asked again, which spares a request at a third of the steps
-        unchanged = action in _LAYS_NOTHING and steps and steps[-1].ends is not None
         ends = steps[-1].ends if unchanged else _ends(engine)
         steps.append(Step(seat, legal, action, ends))
     result = engine.result()
+    ahead.settle(engine)
     kept = None if result is None else {key: result.get(key) for key in RESULT_KEYS}
     return follow(Observed(players, deal, tuple(steps), kept))
 

@@ -22,7 +22,7 @@ from .candidates import Candidate
 from .observe import Observation, Observed
 
 #: Hands in the sample every projection is checked on first.
-SAMPLE = 8
+SAMPLE = 4
 
 #: A projection: the values of one family's rules.
 Projection = tuple[object, ...]
@@ -128,6 +128,8 @@ class Evaluator:
         self.sample: Sequence[Observed] = [*dealt[::step][:SAMPLE], *asked]
         picked = {id(hand) for hand in self.sample}
         self.rest: Sequence[Observed] = [h for h in observation.hands if id(h) not in picked]
+        #: Every hand, the sample's first: the order of the checks of a full count.
+        self.ordered: Sequence[Observed] = [*self.sample, *self.rest]
         self._sampled: dict[tuple[Family, Projection], Count] = {}
         self._full: dict[tuple[Family, Projection], Count] = {}
         self._hands: dict[tuple[Family, Projection], list[Checks]] = {}
@@ -145,11 +147,16 @@ class Evaluator:
     def sampled(self, family: Family, projection: Projection) -> Count:
         """``family``'s checks of the sample under ``projection``."""
         key = (family, projection)
-        found = self._full.get(key) if not self.rest else None
+        found = self._sampled.get(key)
         if found is None:
-            found = self._sampled.get(key)
-        if found is None:
-            found = self._sampled[key] = self._count(family, projection, self.sample)
+            known = self._hands.get(key)
+            if known is None or family is Family.DEAL:
+                found = self._count(family, projection, self.sample)
+            else:
+                found = Count()
+                for checks in known[: len(self.sample)]:
+                    found.add(checks)
+            self._sampled[key] = found
         return found
 
     def full(self, family: Family, projection: Projection) -> Count:
@@ -158,27 +165,44 @@ class Evaluator:
         key = (family, projection)
         found = self._full.get(key)
         if found is None:
-            found = self.sampled(family, projection)
-            if family is not Family.DEAL and self.rest:
-                found = found.then(self._count(family, projection, self.rest))
+            if family is Family.DEAL:
+                found = self.sampled(family, projection)
+            else:
+                found = Count()
+                for checks in self._checks(family, projection):
+                    found.add(checks)
             self._full[key] = found
         return found
 
     def parting(
-        self, family: Family, trial: Projection, base: Projection, *, any_change: bool
+        self,
+        family: Family,
+        trial: Projection,
+        base: Projection,
+        *,
+        any_change: bool,
+        every: bool = False,
     ) -> tuple[int, int]:
-        """The checks of the sample ``trial`` gets right and ``base`` wrong, and the other
-        way round: stopping at the first of the second kind (at the first of either when
-        ``any_change``), which is all a search for a clean change or any change needs."""
+        """The checks ``trial`` gets right and ``base`` wrong, and the other way round, on
+        the sample and on every hand ``base`` gets a check of wrong (where a change can
+        win one), or on ``every`` hand: stopping at the first of the second kind (at the
+        first of either when ``any_change``), which is all a search for a clean change or
+        any change needs."""
         if family is Family.DEAL:
             before, after = self.full(family, base), self.full(family, trial)
             fixed = (after.agreed_bits & ~before.agreed_bits).bit_count()
             return fixed, (before.agreed_bits & ~after.agreed_bits).bit_count()
         rules, scoring = self.rules(family, trial), self.observation.scoring
+        known = self._checks(family, base)
+        looked = [
+            index
+            for index, checks in enumerate(known)
+            if every or index < len(self.sample) or False in checks
+        ]
         fixed = 0
-        for observed, expected in zip(self.sample, self._per_hand(family, base), strict=True):
-            got = family_checks(family, rules, observed, scoring)
-            for was, now in zip(expected, got, strict=True):
+        for index in looked:
+            got = family_checks(family, rules, self.ordered[index], scoring)
+            for was, now in zip(known[index], got, strict=True):
                 if was is True and now is not True:
                     return fixed, 1
                 if now is True and was is not True:
@@ -187,13 +211,15 @@ class Evaluator:
                         return fixed, 0
         return fixed, 0
 
-    def _per_hand(self, family: Family, projection: Projection) -> list[Checks]:
+    def _checks(self, family: Family, projection: Projection) -> list[Checks]:
+        """``family``'s checks of every hand under ``projection``, hand by hand, the sample's
+        first (remembered)."""
         key = (family, projection)
         found = self._hands.get(key)
         if found is None:
             rules, scoring = self.rules(family, projection), self.observation.scoring
             found = self._hands[key] = [
-                family_checks(family, rules, observed, scoring) for observed in self.sample
+                family_checks(family, rules, observed, scoring) for observed in self.ordered
             ]
         return found
 

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from .identify import Identification
 
 #: Hands played in process, at most, to find one that parts two values of a rule.
-SEARCH = 64
+SEARCH = 32
 #: What each kind of check is, in words.
 _WORDS = {
     "to_act": "the seat to act",

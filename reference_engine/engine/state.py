@@ -14,7 +14,7 @@ check is made at the state the engine reached, under each rule set on its own.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import NotationError
@@ -88,38 +88,31 @@ class TableState:
         """
         players = len(self.hands)
         following = (seat + 1) % players
+        # (built directly rather than with dataclasses.replace: a judge follows thousands)
         if action is DRAW:
             if not self.boneyard:
                 raise ValueError("a draw from an empty boneyard")
             tile, *rest = self.boneyard
             hands = self._with(seat, (*self.hands[seat], tile))
-            return replace(
-                self,
-                hands=hands,
-                boneyard=tuple(rest),
-                to_act=seat,
-                passes=0,
-                drawn=tile,
-                just_opened=False,
-            )
+            return TableState(hands, self.ends, tuple(rest), seat, self.opener, 0, tile, False)
         if action is PASS:
-            return replace(
-                self, to_act=following, passes=self.passes + 1, drawn=None, just_opened=False
+            return TableState(
+                self.hands, self.ends, self.boneyard, following, self.opener, self.passes + 1
             )
         assert isinstance(action, Play)
         if action.tile not in self.hands[seat]:
             raise ValueError(f"seat {seat} does not hold {action.tile}")
         hands = self._with(seat, tuple(t for t in self.hands[seat] if t != action.tile))
         opening = action.is_opening
-        return replace(
-            self,
-            hands=hands,
-            ends=tuple(ends) if ends is not None else self._ends_after(action),
-            to_act=following,
-            opener=seat if opening else self.opener,
-            passes=0,
-            drawn=None,
-            just_opened=opening,
+        return TableState(
+            hands,
+            tuple(ends) if ends is not None else self._ends_after(action),
+            self.boneyard,
+            following,
+            seat if opening else self.opener,
+            0,
+            None,
+            opening,
         )
 
     def _with(self, seat: int, held: tuple[Tile, ...]) -> tuple[tuple[Tile, ...], ...]:

@@ -328,3 +328,25 @@ def test_identify_takes_an_engine_or_records_not_both(
     assert "left out" in done.err and "bad.json" in done.err
     data = json.loads(done.out)
     assert data["engine"] is None and data["targets"][0]["ranking"][0]["label"] == "dutch"
+
+
+@pytest.mark.slow
+@given(
+    st.lists(
+        st.sampled_from(["draw", "pass", "6-6", "0-0@L:0", "1-6@R:6", "x", "3-4@E2:4"]), max_size=12
+    )
+)
+@settings(max_examples=examples(12), deadline=None)
+def test_records_with_any_line_are_judged_up_to_where_they_break(actions: list[str]) -> None:
+    """A record's line the mechanics cannot carry on (a tile nobody holds there, a word
+    outside the notation) is judged up to that step: identify never fails on it."""
+    (record,) = records_of("dutch", range(1))
+    record["hands"][0]["actions"] = actions + record["hands"][0]["actions"]
+    (found,), _, _ = identify_records([record], CATALOG)
+    assert found.ranking
+    assert all(len(h.states) == len(h.steps) + 1 for h in found.observation.hands)
+
+
+def test_a_record_s_options_at_their_default_are_not_shown_as_chosen() -> None:
+    (found,), _, _ = identify_records(records_of("dutch", range(1)), CATALOG)
+    assert found.observation.target.options == {}

@@ -160,8 +160,9 @@ def identify_records(
         groups.setdefault(key, []).append(record)
     found = []
     for (variant, options), group in groups.items():
-        target = Target(variant, dict(options))
         rules = catalog.resolve(variant, dict(options))
+        defaults = {option.name: option.default for option in rules.options}
+        target = Target(variant, {k: v for k, v in options if defaults.get(k) != v})
         found.append(detail(rank(from_records(group, target, rules), pool, top), top))
     return found, len(pool), combinations
 

@@ -283,29 +283,35 @@ def sized_for(rules: Rules, deal: Mapping[str, Any], players: int) -> Rules:
 
 def follow(observed: Observed) -> Observed:
     """``observed`` with the table before each step, once the opening tile is down, carried
-    out by mechanics alone; None from a step that cannot be carried out on."""
+    out by mechanics alone; cut after a step that cannot be carried out (without its
+    result, which cannot be judged then)."""
     deal, players = observed.deal, observed.players
     designated = deal.designated if deal.designated is not None else 0
     table = TableState.dealt(deal, designated)
     states: list[TableState | None] = []
     parsed = tuple(_parsed(step) for step in observed.steps)
-    broken = False
     for index, step in enumerate(observed.steps):
-        states.append(table if table.opened and not broken else None)
-        if broken:
-            continue
+        states.append(table if table.opened else None)
         read = parsed[index]
         try:
             if read is None:
                 raise ValueError("not in the notation")
             table = table.after(read.action, _seat(table, read.action, step, players), read.ends)
         except ValueError:
-            broken = True
-            continue
+            # a line the mechanics cannot carry on (a tile the seat does not hold, an
+            # action outside the notation) is judged up to that step; its end cannot be
+            cut = index + 1
+            return dataclasses.replace(
+                observed,
+                steps=observed.steps[:cut],
+                result=None,
+                states=(*states, None),
+                parsed=parsed[:cut],
+            )
         following = observed.steps[index + 1].seat if index + 1 < len(observed.steps) else None
         if following is not None and following != table.to_act:
             table = dataclasses.replace(table, to_act=following, drawn=None, just_opened=False)
-    final = table if table.opened and not broken else None
+    final = table if table.opened else None
     return dataclasses.replace(observed, states=(*states, final), parsed=parsed)
 
 

@@ -32,6 +32,7 @@ from functools import cached_property
 from ..engine.deal import sized
 from ..engine.hand import Hand
 from ..engine.state import hand_at
+from ..errors import IllegalActionError
 from ..rules.model import PerPlayers, Rules
 from . import attribution
 from .agreement import Family, Where, family_checks, family_rules, probe_checks
@@ -322,6 +323,9 @@ class Inference:
                 for held, (step, kind) in zip(checks, where, strict=True):
                     if held is False:
                         named = _deciding(rules, observed, step, kind)
+                        # a rule of the match cannot decide a check of one hand
+                        ruling = set(family_rules(family))
+                        named = tuple(r for r in named if r in ruling) or named
                         places.append(_place(named, (number, step)))
         return places
 
@@ -350,6 +354,20 @@ def _place(rules: Sequence[str], where: object) -> Place:
     return Place(frozenset((name, "") for name in rules or ("",)), where=where)
 
 
+def _before(rules: Rules, observed: Observed, step: int) -> Hand | None:
+    """The hand under ``rules`` before ``step``, an opening step, followed as the engine
+    played (None where the rules cannot follow it there)."""
+    try:
+        hand = Hand(rules, observed.deal)
+        for read in observed.parsed[:step]:
+            if read is None:
+                return None
+            hand.apply(read.action)
+    except (ValueError, IllegalActionError):
+        return None
+    return hand
+
+
 def _deciding(rules: Rules, observed: Observed, step: int | None, kind: str) -> tuple[str, ...]:
     """The rules that decide the check ``kind`` at ``step`` (None: the result) of a hand."""
     rules = sized(rules, observed.players, observed.shape)
@@ -358,12 +376,10 @@ def _deciding(rules: Rules, observed: Observed, step: int | None, kind: str) -> 
         hand = hand_at(rules, final) if final is not None else None
         return attribution.result_rules(Position(rules, hand), kind)
     state = observed.states[step]
-    if state is None:
-        try:
-            return attribution.opening_rules(Position(rules, Hand(rules, observed.deal)))
-        except ValueError:
-            return attribution.opening_rules(Position(rules, None))
-    position = Position(rules, hand_at(rules, state))
+    hand = _before(rules, observed, step) if state is None else hand_at(rules, state)
+    if hand is None:
+        return attribution.opening_rules(Position(rules, None))
+    position = Position(rules, hand)
     if kind == "to_act":
         return attribution.to_act_rules(position)
     if kind == "ends":

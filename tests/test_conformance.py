@@ -103,6 +103,12 @@ def test_every_rule_value_used_by_a_shipped_variant_or_option_is_exercised() -> 
     assert COVERAGE["uncovered"] == []
 
 
+def test_every_rule_value_is_exercised_by_three_cases_or_more() -> None:
+    """One case on a value is one position: three judge it from more than one side."""
+    thin = {token: ids for token, ids in COVERAGE["tokens"].items() if 0 < len(ids) < 3}
+    assert thin == {}
+
+
 def test_cases_only_declare_rule_values_their_variants_use() -> None:
     assert COVERAGE["wrong_declarations"] == {}
 

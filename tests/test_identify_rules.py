@@ -324,7 +324,7 @@ def test_identify_takes_an_engine_or_records_not_both(
     assert empty.code == 1 and "no game record" in empty.err
     (tmp_path / "bad.json").write_text("{", encoding="utf-8")
     done = matador("identify", "--records", tmp_path, "--format", "json")
-    assert done.code == 0, done.err
+    assert done.code == 1  # a record left out: the answer is of the others, and says so
     assert "left out" in done.err and "bad.json" in done.err
     data = json.loads(done.out)
     assert data["engine"] is None and data["targets"][0]["ranking"][0]["label"] == "dutch"
@@ -350,3 +350,40 @@ def test_records_with_any_line_are_judged_up_to_where_they_break(actions: list[s
 def test_a_record_s_options_at_their_default_are_not_shown_as_chosen() -> None:
     (found,), _, _ = identify_records(records_of("dutch", range(1)), CATALOG)
     assert found.observation.target.options == {}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["xs4all-matador", "german", "polish-base"])
+def test_records_with_crosswise_matadors_are_judged_to_their_end(variant: str) -> None:
+    """A record says neither who acts nor the ends a crosswise matador leaves: the rules it
+    names say them, so every action and every result is judged, and all agree."""
+    records = records_of(variant, range(2))
+    (found,), _, _ = identify_records(records, CATALOG)
+    first = found.ranking[0]
+    assert first.candidate.label == variant and first.exact
+    actions = sum(len(hand["actions"]) for record in records for hand in record["hands"])
+    assert first.checks >= actions
+
+
+@pytest.mark.slow
+def test_records_show_the_target_their_matches_end_at() -> None:
+    """dutch plays to 100 points; a candidate playing to 7 hands won ends those matches
+    elsewhere, and departs in the target."""
+    (found,), _, _ = identify_records(records_of("dutch", range(3)), CATALOG)
+    hands_7 = next(s for s in found.ranking if s.candidate.label == "dutch:target=hands_7")
+    assert "target" in hands_7.departs
+    assert found.separation is not None and "target" not in found.separation.undetermined
+
+
+def test_an_output_that_cannot_be_written_is_one_line(
+    tmp_path: Path, matador: Callable[..., CliResult]
+) -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "a.json").write_text(json.dumps(records_of("dutch", range(1))[0]), encoding="utf-8")
+    for argv in (["replay", folder], ["identify", "--records", folder]):
+        result = matador(*argv, "-o", "/dev/full")
+        assert result.code == 1
+        assert result.err.strip().endswith("No space left on device")

@@ -636,6 +636,14 @@ CORRUPTIONS = [
     Corruption(
         "dealer-negative", put("hands", 0, "dealer", value=-1), BAD_RECORD, "/hands/0/dealer"
     ),
+    Corruption(
+        "dealer-no-seat",
+        put("hands", 0, "dealer", value=2),
+        BAD_DEAL,
+        "/hands/0/dealer",
+        rule="players",
+        says="seats 0 to 1",
+    ),
     # A hand after the end of the match.
     Corruption("hand-after-the-match", extra_hand, MATCH_OVER, "/hands/4", rule="target"),
     # Actions.

@@ -244,9 +244,11 @@ def _output_target(
         return stdout
     if is_device(output):
         try:
-            device = stack.enter_context(open(output, "w", encoding="utf-8"))  # noqa: SIM115
+            device = open(output, "w", encoding="utf-8")  # noqa: SIM115
         except OSError as error:
             raise UsageError(f"-o {output}: {error.strerror or error}") from None
+        # closed last, quietly: a write it failed is told by the flush before it
+        stack.callback(_close_quietly, device)
         guarded = GuardedOutput(device)
         stack.callback(guarded.flush)  # before the file is closed, so a failure is told
         args.output = "-"
@@ -254,6 +256,11 @@ def _output_target(
     check_output(output)
     refuse_input_as_output(output, argv)
     return stdout
+
+
+def _close_quietly(device: TextIO) -> None:
+    with contextlib.suppress(OSError):
+        device.close()
 
 
 def _handle(handler: Handler, args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:

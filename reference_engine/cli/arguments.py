@@ -352,15 +352,20 @@ def is_device(path: str | os.PathLike[str]) -> bool:
 
 def refuse_input_as_output(output: str, argv: Sequence[str]) -> None:
     """Raise :class:`UsageError` when ``output`` is a file the command line also names
-    (``replay game.json -o game.json`` would replace the record by its verdict)."""
+    (``replay game.json -o game.json`` would replace the record by its verdict), or a
+    file that exists inside a folder it names (``replay games -o games/a.json``)."""
     for candidate in _named_files(argv):
         try:
             same = os.path.isfile(candidate) and os.path.samefile(candidate, output)
+            root, resolved = os.path.realpath(candidate), os.path.realpath(output)
+            inside = os.path.isdir(candidate) and os.path.exists(output)
+            inside = inside and os.path.commonpath([resolved, root]) == root != resolved
         except (OSError, ValueError):
-            same = False
-        if same:
+            same = inside = False
+        if same or inside:
+            where = "is" if same else "is inside a folder that is"
             raise UsageError(
-                f"-o {output}: that is also an input of this command ({candidate}); "
+                f"-o {output}: that {where} also an input of this command ({candidate}); "
                 "writing the output there would destroy it: give another file"
             )
 

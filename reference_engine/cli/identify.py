@@ -19,6 +19,7 @@ from .arguments import (
     deadline_arguments,
     engine_argument,
     format_arguments,
+    max_bytes_argument,
     positive_int,
 )
 from .output import json_text
@@ -44,7 +45,7 @@ def add_parsers(command: AddCommand) -> None:
     )
     identify.add_argument(
         "--hands",
-        type=positive_int,
+        type=hand_count,
         default=4,
         metavar="N",
         help="hands dealt at random per player count (default 4); hands built to tell "
@@ -59,6 +60,7 @@ def add_parsers(command: AddCommand) -> None:
     )
     format_arguments(identify, json_alias=True, width=False)
     deadline_arguments(identify)
+    max_bytes_argument(identify)
 
 
 def _identify(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -130,16 +132,29 @@ def _from_records(
     except InputError as error:
         stderr.write(f"matador identify: {error}\n")
         return ExitStatus.INVALID
-    records, problems = load_records(files, catalog)
-    for problem in problems:
-        stderr.write(f"matador identify: left out: {problem}\n")
-    if args.players is not None:
-        records = [record for record in records if record["players"] == args.players]
-    if not records:
-        stderr.write("matador identify: no record to judge\n")
-        return ExitStatus.INVALID
-    found, pool, combinations = identify_records(records, catalog, args.top or None)
+    from ..conformance.signals import Interrupted, stop_on_signals
+
+    try:
+        with stop_on_signals():
+            records, problems = load_records(files, catalog)
+            for problem in problems:
+                stderr.write(f"matador identify: left out: {problem}\n")
+            if args.players is not None:
+                records = [record for record in records if record["players"] == args.players]
+            if not records:
+                stderr.write("matador identify: no record to judge\n")
+                return ExitStatus.INVALID
+            found, pool, combinations = identify_records(records, catalog, args.top or None)
+    except Interrupted as stop:
+        stderr.write(f"matador identify: interrupted by {stop.name}\n")
+        return stop.status
     _write(args, None, found, pool, combinations, None, stdout)
+    if problems:
+        stderr.write(
+            f"matador identify: {len(problems)} of {len(files)} file(s) left out: "
+            "the ranking is of the others\n"
+        )
+        return ExitStatus.INVALID
     return ExitStatus.OK
 
 
@@ -166,6 +181,18 @@ def _unavailable(message: str, tail: str, stderr: TextIO) -> None:
     stderr.write(f"matador identify: engine unavailable: {message}\n")
     if tail:
         stderr.write("".join(f"  engine stderr: {line}\n" for line in tail.splitlines()))
+
+
+#: The most hands per player count ``--hands`` takes.
+MOST_HANDS = 1000
+
+
+def hand_count(text: str) -> int:
+    """A number of hands per player count, 1 to :data:`MOST_HANDS` (argparse type)."""
+    count = positive_int(text)
+    if count > MOST_HANDS:
+        raise argparse.ArgumentTypeError(f"at most {MOST_HANDS} hands per player count")
+    return count
 
 
 #: The handlers of this group's commands.

@@ -14,6 +14,8 @@ import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..conformance.replies import printable
+
 if TYPE_CHECKING:
     from ..conformance.engine import EngineInfo
     from ..conformance.identify import Identification
@@ -191,7 +193,10 @@ def _separation_lines(one: Identification) -> list[str]:
             )
     tied = [score.candidate.label for score in one.tied]
     if tied:
-        lines.extend(_flow("as close (no hand told them apart):", _items(tied[:8], True), "  "))
+        lines.append("as close (no hand told them apart):")
+        for label in tied[:8]:
+            # one candidate a line; a long one goes on under it, indented further
+            lines.extend(_flow("  ", _label(printable(label)), "      "))
         if len(tied) > 8:
             lines.append(f"  and {len(tied) - 8} more")
         if separation is not None and separation.undetermined:

@@ -31,7 +31,7 @@ from .observe import Observation, from_records, observe
 from .ranking import Evaluator, Score
 from .rulereport import value_label
 from .runner import Runner
-from .separation import Separation, separate
+from .separation import Separation, separate, unasked
 
 __all__ = ["Identification", "identify", "identify_records", "label", "targets"]
 
@@ -163,7 +163,9 @@ def identify_records(
         rules = catalog.resolve(variant, dict(options))
         defaults = {option.name: option.default for option in rules.options}
         target = Target(variant, {k: v for k, v in options if defaults.get(k) != v})
-        found.append(detail(rank(from_records(group, target, rules), pool, top), top))
+        one = rank(from_records(group, target, rules), pool, top)
+        one.separation = unasked(one, "no record puts it to the test")
+        found.append(detail(one, top))
     return found, len(pool), combinations
 
 

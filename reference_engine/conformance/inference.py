@@ -33,9 +33,12 @@ from ..engine.deal import sized
 from ..engine.hand import Hand
 from ..engine.state import hand_at
 from ..errors import IllegalActionError
+from ..rules.kinds import Decides
 from ..rules.model import PerPlayers, Rules
+from ..rules.parameters import BY_NAME
+from ..rules.vocabulary import TargetUnit
 from . import attribution
-from .agreement import Family, Where, family_checks, family_rules, probe_checks
+from .agreement import Family, Where, family_checks, family_rules, match_rules, probe_checks
 from .attribution import Position
 from .blame import Place, assign
 from .candidates import Candidate
@@ -54,6 +57,9 @@ _FIXED = frozenset({"max_pip", "players"})
 _UNPLAYABLE = (ValueError, KeyError, TypeError, AttributeError, AssertionError)
 #: The rule a deal of other sizes breaks (the rule that deals).
 _DEAL_RULE = attribution.deal_rules(Rules.__new__(Rules), {})[0]  # (it reads no rule)
+#: The rule a match ended otherwise departs in (who wins it, and when), and its place.
+_MATCH_RULE = next(n for n in match_rules() if Decides.MATCH_WINNER in BY_NAME[n].decides)
+_MATCH_WINNER: tuple[None, int] = (None, 0)
 
 
 class Inference:
@@ -67,7 +73,7 @@ class Inference:
         self.values: dict[Family, list[list[object]]] = {}
         self.found: dict[Family, Projection] = {}
         self._matters: dict[tuple[Family, int, object, bool], bool] = {}
-        self._departs: dict[tuple[object, ...], tuple[tuple[Family, int], ...]] = {}
+        self._departs: dict[tuple[object, ...], tuple[tuple[Family | None, int], ...]] = {}
         self._applying: dict[tuple[Family, int], bool] = {}
         for family in Family:
             names = family_rules(family)
@@ -164,18 +170,20 @@ class Inference:
             known = self._applying[key] = rules.applicable(family_rules(family)[index])
         return known
 
-    def departs(self, rules: Rules, every: bool = False) -> tuple[tuple[Family, int], ...]:
+    def departs(self, rules: Rules, every: bool = False) -> tuple[tuple[Family | None, int], ...]:
         """The rules (family, index) in which ``rules`` depart from what the engine plays,
         judged on the sample, or on ``every`` hand (remembered per distinct set of
         projections: candidates share most of them)."""
-        key = (*(project(rules, family) for family in Family), every)
+        key = (*(project(rules, family) for family in Family), rules.target, every)
         known = self._departs.get(key)
         if known is not None:
             return known
-        parted = []
+        parted: list[tuple[Family | None, int]] = []
         deal = family_rules(Family.DEAL)
         if not all(probe_checks(rules, self.evaluator.observation.probes)):
             parted.append((Family.DEAL, deal.index(_DEAL_RULE)))
+        if not self._matches_end_alike(rules):
+            parted.append(_MATCH_WINNER)
         for family in Family:
             if family is Family.DEAL:
                 continue
@@ -188,6 +196,30 @@ class Inference:
         found_parted = self._departs[key] = tuple(parted)
         return found_parted
 
+    def _matches_end_alike(self, rules: Rules) -> bool:
+        """Whether every match a record keeps ends, under ``rules``' target, where and as
+        it says: no hand after a side reached the target, and the winner it names."""
+        target = rules.target
+        for results, claimed in self.evaluator.observation.matches:
+            totals: list[int] = []
+            winner: int | None = None
+            for result in results:
+                if winner is not None:
+                    return False  # a hand played after the match was won
+                points = result.get("points") or []
+                totals += [0] * (len(points) - len(totals))
+                for side, scored in enumerate(points):
+                    if target.unit is TargetUnit.POINTS and isinstance(scored, int):
+                        totals[side] += scored
+                won = result.get("winner")
+                if target.unit is TargetUnit.HANDS and isinstance(won, int) and won < len(totals):
+                    totals[won] += 1
+                reached = [side for side, total in enumerate(totals) if total >= target.value]
+                winner = reached[0] if reached else None
+            if winner != claimed.get("winner"):
+                return False
+        return True
+
     def score(self, candidate: Candidate) -> Score:
         """``candidate``'s checks on every hand, summed over its families."""
         agreed = checks = 0
@@ -195,8 +227,7 @@ class Inference:
             count = self._count(family, project(candidate.rules, family))
             agreed, checks = agreed + count.agreed, checks + count.checks
         parted = self.departs(candidate.rules, every=True)
-        departs = tuple(dict.fromkeys(family_rules(family)[index] for family, index in parted))
-        return Score(candidate, agreed, checks, departs)
+        return Score(candidate, agreed, checks, _names(parted))
 
     def ranked(self, scored: int) -> list[Score]:
         """Every candidate, the fewest departures first; among as few, the declared variant's
@@ -234,8 +265,7 @@ class Inference:
             if number < scored or parted[id(candidate)] == first:
                 scores.append(self.score(candidate))
             else:
-                names = tuple(dict.fromkeys(family_rules(f)[i] for f, i in parted[id(candidate)]))
-                scores.append(Score(candidate, 0, 0, names))
+                scores.append(Score(candidate, 0, 0, _names(parted[id(candidate)])))
         judged = [s for s in scores if s.checks]
 
         def by_agreement(score: Score) -> tuple[int, bool, float, int]:
@@ -348,6 +378,16 @@ def _gain(before: Count, after: Count) -> int:
     fixed = (after.agreed_bits & ~before.agreed_bits).bit_count()
     broken = (before.agreed_bits & ~after.agreed_bits).bit_count()
     return fixed - broken if broken * TOLERANCE <= fixed else 0
+
+
+def _names(parted: Sequence[tuple[Family | None, int]]) -> tuple[str, ...]:
+    """The names of the rules departed in, each once."""
+    return tuple(
+        dict.fromkeys(
+            _MATCH_RULE if family is None else family_rules(family)[index]
+            for family, index in parted
+        )
+    )
 
 
 def _place(rules: Sequence[str], where: object) -> Place:

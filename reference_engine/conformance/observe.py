@@ -24,7 +24,8 @@ from typing import Any
 from ..engine.actions import Action, AnyAction, Play
 from ..engine.deal import Deal, needs_designated, sized
 from ..engine.ends import OpenEnd
-from ..engine.state import TableState, parse_end
+from ..engine.hand import Hand
+from ..engine.state import TableState, hand_at, parse_end, state_of
 from ..errors import DealError, NotationError
 from ..rules.model import PLAYER_COUNT_KEYS, Rules
 from . import ahead, requests
@@ -112,6 +113,11 @@ class Observation:
     scoring: bool = True
     #: How many of the last hands were built to part candidates (not dealt at random).
     asked: int = 0
+    #: Each match a record keeps whole: the results of its hands as claimed, and the
+    #: match totals it claims (records only: an engine is observed on single hands).
+    matches: list[tuple[tuple[Mapping[str, Any], ...], Mapping[str, Any]]] = field(
+        default_factory=list
+    )
 
 
 class _Cut(Exception):
@@ -256,6 +262,9 @@ def from_records(records: Iterable[Mapping[str, Any]], target: Target, rules: Ru
     observation = Observation(target, rules)
     for record in records:
         players = record["players"]
+        results = tuple(raw["result"] for raw in record["hands"] if "result" in raw)
+        if "match" in record and len(results) == len(record["hands"]):
+            observation.matches.append((results, record["match"]))
         for raw in record["hands"]:
             try:
                 deal = Deal.from_data(dict(raw["deal"]), sized_for(rules, raw["deal"], players))
@@ -264,7 +273,7 @@ def from_records(records: Iterable[Mapping[str, Any]], target: Target, rules: Ru
                 continue
             steps = tuple(Step(None, None, text, None) for text in raw["actions"])
             kept = raw.get("result")
-            observed = follow(Observed(players, deal, steps, kept))
+            observed = follow(Observed(players, deal, steps, kept), rules)
             observation.hands.append(observed)
             _probed(observation, players, observed.shape, True)
     return observation
@@ -281,22 +290,40 @@ def sized_for(rules: Rules, deal: Mapping[str, Any], players: int) -> Rules:
 # --------------------------------------------------------------------------- following
 
 
-def follow(observed: Observed) -> Observed:
+def follow(observed: Observed, rules: Rules | None = None) -> Observed:
     """``observed`` with the table before each step, once the opening tile is down, carried
-    out by mechanics alone; cut after a step that cannot be carried out (without its
-    result, which cannot be judged then)."""
+    out by mechanics; cut after a step that cannot be carried out (without its result,
+    which cannot be judged then).
+
+    A record says neither who acts nor the ends after an action: where ``rules`` (the
+    rules the record names) allow the action, they say both (a crosswise matador's
+    ends, the opener who plays again); where they do not, the mechanics guess them (the
+    holder of the tile laid, the next seat, the ends an inline placement writes).
+    """
     deal, players = observed.deal, observed.players
     designated = deal.designated if deal.designated is not None else 0
     table = TableState.dealt(deal, designated)
     states: list[TableState | None] = []
     parsed = tuple(_parsed(step) for step in observed.steps)
+    own = _own(rules, observed) if rules is not None else None
     for index, step in enumerate(observed.steps):
-        states.append(table if table.opened else None)
         read = parsed[index]
+        guided = None
+        if rules is not None and step.seat is None and read is not None:
+            guided = _guided(rules, observed, table, own, read.action)
+        if guided is not None:
+            actor, after, own = guided
+            if actor != table.to_act:
+                table = dataclasses.replace(table, to_act=actor, drawn=None, just_opened=False)
+        states.append(table if table.opened else None)
         try:
             if read is None:
                 raise ValueError("not in the notation")
-            table = table.after(read.action, _seat(table, read.action, step, players), read.ends)
+            if guided is not None and after is not None:
+                table = after
+            else:
+                seat = _seat(table, read.action, step, players)
+                table = table.after(read.action, seat, read.ends)
         except ValueError:
             # a line the mechanics cannot carry on (a tile the seat does not hold, an
             # action outside the notation) is judged up to that step; its end cannot be
@@ -313,6 +340,35 @@ def follow(observed: Observed) -> Observed:
             table = dataclasses.replace(table, to_act=following, drawn=None, just_opened=False)
     final = table if table.opened else None
     return dataclasses.replace(observed, states=(*states, final), parsed=parsed)
+
+
+def _own(rules: Rules, observed: Observed) -> Hand | None:
+    """The hand under ``rules`` from the deal, to follow the steps before the opening."""
+    try:
+        return Hand(sized(rules, observed.players, observed.shape), observed.deal)
+    except (DealError, ValueError):
+        return None
+
+
+def _guided(
+    rules: Rules, observed: Observed, table: TableState, own: Hand | None, action: AnyAction
+) -> tuple[int, TableState | None, Hand | None] | None:
+    """Who does ``action`` at ``table`` and the table after it, as ``rules`` say, with the
+    hand still followed before the opening; None where the rules do not allow it."""
+    if table.opened:
+        hand: Hand | None = hand_at(sized(rules, observed.players, observed.shape), table)
+    else:
+        hand = own
+    if hand is None or hand.is_over:
+        return None
+    offered = next((a for a in hand.legal_actions() if a == action), None)
+    if offered is None:
+        return None
+    actor = hand.current
+    hand.apply(offered)
+    if hand.opener is None:
+        return actor, None, hand  # still before the opening: the mechanics carry it
+    return actor, state_of(hand), None
 
 
 def _parsed(step: Step) -> Parsed | None:

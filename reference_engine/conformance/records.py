@@ -21,6 +21,7 @@ judged too.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -42,7 +43,9 @@ from .cases import ScriptedHand, Step, Target
 from .checking import Checks, Reference
 from .counterfactual import Explainer
 from .declarations import Declaration
+from .engine import EngineInfo
 from .referenceside import anchored
+from .replies import printable
 from .report import RunSummary
 from .signals import Interrupted, stop_on_signals
 from .verdicts import CaseRun, Check, Verdict
@@ -62,10 +65,14 @@ def judge_record(name: str, record: Any, catalog: Catalog | None = None) -> Case
         rules = catalog.resolve(target.variant, target.options)
     except RulesError as error:
         return _broken(name, target, f"the record's variant cannot be resolved: {error}")
+    defaults = {option.name: option.default for option in rules.options}
+    target = Target(
+        target.variant, {k: v for k, v in target.options.items() if defaults.get(k) != v}
+    )
     players = record["players"]
     if players not in rules.players:
         return _broken(name, target, f"{rules.variant} is not played by {players} players")
-    run = CaseRun(case=name, target=target, verdict=Verdict.PASS, file=name, players=players)
+    run = CaseRun(case=name, target=target, verdict=Verdict.PASS, players=players)
     _Judge(run, rules, players, record).judge()
     if run.deviations:
         first = run.deviations[0]
@@ -76,7 +83,7 @@ def judge_record(name: str, record: Any, catalog: Catalog | None = None) -> Case
 
 
 def _broken(name: str, target: Target, message: str) -> CaseRun:
-    return CaseRun(case=name, target=target, verdict=Verdict.BROKEN, message=message, file=name)
+    return CaseRun(case=name, target=target, verdict=Verdict.BROKEN, message=message)
 
 
 def _scripted(raw: Mapping[str, Any]) -> ScriptedHand:
@@ -135,6 +142,15 @@ class _Judge:
             self.followed = False
             return
         checks.check(True, Check.DEAL, attribution.deal_rules(self.rules, deal), "")
+        if raw.get("dealer", 0) >= self.players:
+            checks.check(
+                False,
+                Check.DEAL,
+                (FixedRule.DEAL.value,),
+                "the record's dealer is no seat of the match",
+                f"a seat below {self.players}",
+                raw["dealer"],
+            )
         if "lot" in raw:
             self._lot(raw["lot"], deal.get("designated"))
         match = self.reference.match
@@ -281,8 +297,10 @@ class _Judge:
 
 
 def record_files(paths: Sequence[Path]) -> list[Path]:
-    """The records ``paths`` name: each file, and every ``*.json`` under each folder, in
-    name order; raises :class:`InputError` for a folder that holds none."""
+    """The records ``paths`` name: each file, and every entry named ``*.json`` (in any
+    case) under each folder, in name order, each once; an entry that is no regular file
+    (a pipe, a folder, a broken link) is kept, to be refused by name when it is read.
+    Raises :class:`InputError` for a path that does not exist or a folder with none."""
     files: list[Path] = []
     for path in paths:
         if not path.is_dir():
@@ -290,11 +308,18 @@ def record_files(paths: Sequence[Path]) -> list[Path]:
                 raise InputError(FileProblem.NOT_FOUND, path, "no such file or folder")
             files.append(path)
             continue
-        found = sorted(p for p in path.rglob("*.json") if p.is_file())
+        found = sorted(p for p in path.rglob("*") if p.suffix.lower() == ".json")
         if not found:
             raise InputError(FileProblem.NOT_FOUND, path, "no game record (*.json) in this folder")
         files.extend(found)
-    return files
+    seen: set[str] = set()
+    once = []
+    for file in files:
+        key = os.path.realpath(file) if not file.is_symlink() else str(file.absolute())
+        if key not in seen:
+            seen.add(key)
+            once.append(file)
+    return once
 
 
 def judge_files(paths: Sequence[Path], report: str, stdout: TextIO, stderr: TextIO) -> int:
@@ -314,7 +339,7 @@ def judge_files(paths: Sequence[Path], report: str, stdout: TextIO, stderr: Text
     try:
         with stop_on_signals():
             for file in files:
-                name = str(file)
+                name = printable(str(file))
                 try:
                     record = parse_record(read_input(file, FileKind.JSON))
                 except (InputError, RecordSyntaxError) as error:
@@ -324,7 +349,8 @@ def judge_files(paths: Sequence[Path], report: str, stdout: TextIO, stderr: Text
     except Interrupted as stop:
         interrupted = stop
     summary = RunSummary(planned=len(files), interrupted=interrupted.name if interrupted else None)
-    WRITERS[report](runs, None, stdout, summary)
+    judged = EngineInfo(name="game records", version=f"({len(files)} file(s))")
+    WRITERS[report](runs, judged, stdout, summary)
     if interrupted is not None:
         stderr.write(
             f"matador replay: interrupted by {interrupted.name}: "
@@ -342,19 +368,23 @@ def load_records(files: Sequence[Path], catalog: Catalog) -> tuple[list[Any], li
     each other cannot (``FILE: reason``)."""
     found, problems = [], []
     for file in files:
+        shown = printable(str(file))
         try:
             record = parse_record(read_input(file, FileKind.JSON))
-        except (InputError, RecordSyntaxError) as error:
-            problems.append(f"{file}: {error}")
+        except InputError as error:
+            problems.append(printable(str(error)))
+            continue
+        except RecordSyntaxError as error:
+            problems.append(f"{shown}: {error}")
             continue
         broken = schema_findings(record)
         if broken:
-            problems.append(f"{file}: the record breaks its schema: {broken[0]}")
+            problems.append(f"{shown}: the record breaks its schema: {broken[0]}")
             continue
         try:
             catalog.resolve(record["variant"], dict(record["options"]))
         except RulesError as error:
-            problems.append(f"{file}: {error}")
+            problems.append(f"{shown}: {error}")
             continue
         found.append(record)
     return found, problems

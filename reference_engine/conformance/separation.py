@@ -221,3 +221,24 @@ def _simulated(rules: Rules, deal: Deal, rng: random.Random) -> Observed:
         steps.append(Step(seat, frozenset(map(str, legal)), str(action), ends))
     result = outcome_data(hand.outcome) if hand.outcome is not None else None
     return follow(Observed(len(deal.hands), deal, tuple(steps), result))
+
+
+def unasked(identification: Identification, why: str) -> Separation:
+    """The rules the tied candidates differ in, each undetermined for ``why`` (there is no
+    engine to ask: the candidates were ranked on records)."""
+    separation = Separation()
+    if not identification.ranking:
+        return separation
+    names = [family_rules(family)[index] for family, index in disputed(identification)]
+    first = identification.ranking[0].candidate.rules
+    names += [
+        name
+        for name in match_rules()
+        if any(
+            getattr(s.candidate.rules, name) != getattr(first, name) for s in identification.tied
+        )
+    ]
+    for name in dict.fromkeys(names):
+        separation.undetermined.append(name)
+        separation.why[name] = why
+    return separation

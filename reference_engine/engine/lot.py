@@ -88,7 +88,8 @@ def _round(
         if tile is None:
             problems.append(
                 LotProblem(
-                    (number, seat), f"seat {seat} must draw a tile of the set here, not {text!r}"
+                    (number, seat),
+                    f"seat {seat} must draw a tile of the set here, not {_shown(text)}",
                 )
             )
             continue
@@ -107,3 +108,13 @@ def _tile(text: Any, max_pip: int) -> Tile | None:
     except NotationError:
         return None
     return tile if tile.high <= max_pip else None
+
+
+def _shown(value: Any) -> str:
+    """A value of the record as JSON writes it (``null``, ``"7-9"``), short."""
+    import json
+
+    try:
+        return json.dumps(value)[:40]
+    except (TypeError, ValueError):
+        return "a value JSON cannot hold"

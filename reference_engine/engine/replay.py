@@ -76,6 +76,17 @@ def replay(record: Any, catalog: Catalog | None = None) -> ReplayReport:
             )
         for finding in _lot_findings(rules, players, raw, index):
             report.add(finding)
+        if raw.get("dealer", 0) >= players:
+            report.add(
+                Finding(
+                    kind=FindingKind.BAD_DEAL,
+                    message=f"the dealer is seat {raw['dealer']}, and {players} players have "
+                    f"seats 0 to {players - 1}",
+                    pointer=json_pointer(("hands", index, "dealer")),
+                    hand=index,
+                    **_rule(rules, "players"),
+                )
+            )
         if problems:
             replaying = False
         elif replaying:

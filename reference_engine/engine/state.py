@@ -129,6 +129,22 @@ class TableState:
         return tuple(ends)
 
 
+def state_of(hand: Hand) -> TableState:
+    """The table ``hand`` stands at (its opening tile down), to follow on from it."""
+    table = hand.table
+    drawn = hand._single_drawn
+    return TableState(
+        tuple(hand.hand_of(seat) for seat in range(hand.players)),
+        hand.ends,
+        tuple(table.tiles[bit.bit_length() - 1] for bit in hand._boneyard[hand._drawn :]),
+        hand.current,
+        hand.opener,
+        hand._passes,
+        None if drawn is None else table.tiles[drawn],
+        hand._forced_play,
+    )
+
+
 def hand_at(rules: Rules, state: TableState) -> Hand:
     """A :class:`Hand` under ``rules`` at ``state`` (the opening tile down), the seat to
     act to move: its legal actions are what ``rules`` allow there."""

@@ -1,4 +1,4 @@
-"""The one grammar of the notation (spec/notation.md, "Grammar"): tiles, ends and actions.
+"""The one grammar of the notation (spec/notation.md, "Grammar"): tiles, ends, actions, positions.
 
 Every reader of the notation (:meth:`Tile.parse <reference_engine.engine.tiles.Tile.parse>`,
 :meth:`Action.parse <reference_engine.engine.actions.Action.parse>`, the partial
@@ -36,6 +36,23 @@ WORDS = {"draw": "draw", "pass": "pass", "knock": "pass"}
 #: partial = tile, "@", end ;
 PARTIAL = rf"(?P<tile>{TILE})@(?P<end>{END})"
 
+#: position = section, { ";", section } ;
+#: section = ends | seat | boneyard | to_act | passes | drawn | opener ;
+#: ends = "ends", ":", open_end, { ",", open_end } ;
+#: open_end = number, { "/", number }, [ match, access ] ;
+#: match = "sum" | "identical" | "blank" | "any" | "none" ;
+MATCH = r"(?:sum|identical|blank|any|none)"
+#: access = "free" | "match_only" | "never" ;
+ACCESS = r"(?:free|match_only|never)"
+OPEN_END = rf"{NUMBER}(?:/{NUMBER})*(?:\s+{MATCH}\s+{ACCESS})?"
+#: seat = "seat", number, ":", { tile } ;
+#: boneyard = "boneyard", ":", { tile } ;
+#: to_act = "to act", ":", number ;
+#: passes = "passes", ":", number ;
+#: drawn = "drawn", ":", tile ;
+#: opener = "opener", ":", number ;
+SECTION = rf"(?P<key>ends|seat\s+(?P<seat>{NUMBER})|boneyard|to\s+act|passes|drawn|opener)"
+
 #: A whole tile, its two halves captured.
 TILE_PATTERN = re.compile(
     rf"^(?:(?P<a>{NUMBER})-(?P<b>{NUMBER})|\[(?P<c>{NUMBER})[-|](?P<d>{NUMBER})\])$"
@@ -45,6 +62,10 @@ PLAY_PATTERN = re.compile(rf"^{PLAY}$")
 #: A placement without its shape and open value (``3-4@L``: every way of playing
 #: the tile on that end), as ``matador explain`` takes it.
 PARTIAL_PATTERN = re.compile(rf"^{PARTIAL}$")
+#: One section of a position (what follows its key and colon is read by the key).
+SECTION_PATTERN = re.compile(rf"^\s*{SECTION}\s*:\s*(?P<body>.*?)\s*$", re.IGNORECASE)
+#: One open end of a position's ``ends``, as the protocol writes it.
+OPEN_END_PATTERN = re.compile(rf"^{OPEN_END}$")
 
 
 def halves(text: str) -> tuple[int, int] | None:

@@ -198,6 +198,7 @@ def test_explain_gives_each_variants_answer_as_json() -> None:
         "boneyard": 4,
         "drawn": None,
         "action": "3-4@L",
+        "position": None,
     }
     entries = {entry["variant"]: entry for entry in data["variants"]}
     assert list(entries) == CATALOG.ids()

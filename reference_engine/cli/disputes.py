@@ -76,6 +76,12 @@ def add_parsers(command: AddCommand) -> None:
     explain_command.add_argument("--players", type=int, metavar="N", help="number of players")
     explain_command.add_argument("--drawn", metavar="TILE", help="the tile drawn this turn")
     explain_command.add_argument(
+        "--position",
+        metavar="TEXT",
+        help='the whole table instead: "ends: 6, 3; seat 0: 1-2; seat 1: 0-2 5-5; '
+        'boneyard: 4-4; to act: 1" (spec/notation.md, Positions)',
+    )
+    explain_command.add_argument(
         "--action",
         metavar="ACTION",
         help="the proposed action: 3-4@L (any way), 3-4@L:3, draw, pass",
@@ -225,6 +231,7 @@ def _explain(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         "players": args.players,
         "drawn": args.drawn,
         "action": args.action,
+        "position": args.position,
     }
     data.update({key: value for key, value in flags.items() if value is not None})
     catalog = Catalog.shipped()

@@ -17,6 +17,7 @@ from typing import Any
 from ..engine.actions import Action, AnyAction, Play, end_number
 from ..engine.compiled import compiled
 from ..engine.hand import Hand
+from ..engine.state import TableState, hand_at, parse_position, position_text
 from ..engine.tiles import Tile
 from ..errors import DealError, IllegalActionError, NotationError
 from ..notation import PARTIAL_PATTERN
@@ -31,17 +32,22 @@ class Situation:
 
     players: int
     hand: tuple[Tile, ...]
-    ends: tuple[int, int]
+    ends: tuple[int, ...]
     boneyard: int
     drawn: Tile | None = None
     action: str | None = None
+    #: The whole table, when the situation was given as a position (spec/notation.md).
+    position: TableState | None = None
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> Situation:
-        """A situation from plain data (a YAML file or the command line's flags)."""
-        unknown = set(data) - {"players", "hand", "ends", "boneyard", "drawn", "action"}
+        """A situation from plain data (a YAML file or the command line's flags): what the
+        player to act sees, or a ``position`` of the whole table."""
+        unknown = set(data) - {"players", "hand", "ends", "boneyard", "drawn", "action", "position"}
         if unknown:
             raise ValueError(f"unknown field(s): {', '.join(sorted(unknown))}")
+        if "position" in data:
+            return _situation_of(cls, data)
         try:
             hand = tuple(Tile.parse(str(text)) for text in data["hand"])
             ends = tuple(int(value) for value in data["ends"])
@@ -87,17 +93,47 @@ def _position(rules: Rules, situation: Situation) -> Hand | str:
         return f"not played by {situation.players} players"
     if max(situation.ends) > rules.max_pip or any(t.high > rules.max_pip for t in situation.hand):
         return f"the double-{rules.max_pip} set has no such tile or value"
+    state = situation.position
+    if state is not None:
+        tiles = [*state.boneyard, *(tile for held in state.hands for tile in held)]
+        if any(tile.high > rules.max_pip for tile in tiles):
+            return f"the double-{rules.max_pip} set has no such tile or value"
+        return hand_at(rules, state)
     try:
         return Hand.at_position(
             rules,
             players=situation.players,
             hand=situation.hand,
-            ends=situation.ends,
+            ends=(situation.ends[0], situation.ends[1]),
             boneyard=situation.boneyard,
             drawn=situation.drawn,
         )
     except DealError as error:
         return str(error)
+
+
+def _situation_of(cls: type[Situation], data: Mapping[str, Any]) -> Situation:
+    """A situation given as a ``position`` (and perhaps an ``action``), nothing else."""
+    others = set(data) - {"position", "action"}
+    if others:
+        raise ValueError(
+            f"give a position or what the player sees ({', '.join(sorted(others))}), not both"
+        )
+    try:
+        state = parse_position(str(data["position"]))
+    except NotationError as error:
+        raise ValueError(f"cannot read the position: {error}") from None
+    values = tuple(max(end.values) for end in state.ends)
+    action = data.get("action")
+    return cls(
+        len(state.hands),
+        state.hands[state.to_act],
+        values,
+        len(state.boneyard),
+        state.drawn,
+        action and str(action),
+        state,
+    )
 
 
 def _candidates(hand: Hand, text: str) -> list[AnyAction]:
@@ -165,11 +201,14 @@ def answer(rules: Rules, situation: Situation) -> Answer:
 def explain_text(situation: Situation, answers: Sequence[Answer]) -> str:
     """The answers side by side, then where the sources disagree."""
     hand = " ".join(map(str, situation.hand))
-    lines = [
-        f"{situation.players} players; to act holds {hand}; ends {situation.ends[0]} (L) and "
-        f"{situation.ends[1]} (R); {situation.boneyard} tile(s) to draw"
-        + (f"; drew {situation.drawn} this turn" if situation.drawn else "")
-    ]
+    if situation.position is not None:
+        lines = [f"position: {position_text(situation.position)}"]
+    else:
+        lines = [
+            f"{situation.players} players; to act holds {hand}; ends {situation.ends[0]} (L) "
+            f"and {situation.ends[1]} (R); {situation.boneyard} tile(s) to draw"
+            + (f"; drew {situation.drawn} this turn" if situation.drawn else "")
+        ]
     if situation.action:
         lines.append(f"proposed: {situation.action}")
     verdicts: dict[str, list[str]] = {}
@@ -221,6 +260,7 @@ def explain_data(situation: Situation, answers: Sequence[Answer]) -> dict[str, A
             "boneyard": situation.boneyard,
             "drawn": None if situation.drawn is None else str(situation.drawn),
             "action": situation.action,
+            "position": None if situation.position is None else position_text(situation.position),
         },
         "variants": [_answer_data(item, situation.action) for item in answers],
     }

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import NotationError
+from ..notation import OPEN_END_PATTERN, SECTION_PATTERN
 from ..rules.model import Rules
 from ..rules.vocabulary import MatadorAccess, MatchRule
 from .actions import DRAW, PASS, AnyAction, Play
@@ -178,3 +179,94 @@ def hand_at(rules: Rules, state: TableState) -> Hand:
     elif state.passes >= len(state.hands):
         hand._finish(Termination.BLOCKED)
     return hand
+
+
+def parse_position(text: str) -> TableState:
+    """A position in the notation (spec/notation.md, "Positions"); raises
+    :class:`NotationError` saying what is wrong. It is checked as far as the notation
+    goes: every seat once from 0, each tile once, at least two ends, the seat to act a
+    seat, the tile drawn in its hand; whether the tiles belong to a set is the rules'."""
+    found: dict[str, str] = {}
+    hands: dict[int, tuple[Tile, ...]] = {}
+    for part in text.split(";"):
+        if not part.strip():
+            continue
+        section = SECTION_PATTERN.match(part)
+        if section is None:
+            raise NotationError(f"{part.strip()!r} is no section of a position")
+        key, body = " ".join(section["key"].lower().split()), section["body"]
+        if section["seat"] is not None:
+            seat = int(section["seat"])
+            if seat in hands:
+                raise NotationError(f"seat {seat} is given twice")
+            hands[seat] = tuple(sorted(_tiles(body)))
+            continue
+        if key in found:
+            raise NotationError(f"{key!r} is given twice")
+        found[key] = body
+    for needed in ("ends", "to act"):
+        if needed not in found:
+            raise NotationError(f"a position needs {needed!r}")
+    if sorted(hands) != list(range(len(hands))) or not 2 <= len(hands) <= 4:
+        raise NotationError("a position gives every seat once, from seat 0: two to four seats")
+    ends = tuple(_end(text.strip()) for text in found["ends"].split(","))
+    if len(ends) < 2:
+        raise NotationError("a position is after the opening: it has two ends or more")
+    boneyard = _tiles(found.get("boneyard", ""))
+    held = [tile for hand in hands.values() for tile in hand] + list(boneyard)
+    if len(set(held)) != len(held):
+        raise NotationError("a tile is held twice, or held and in the boneyard")
+    to_act = _seat(found["to act"], len(hands), "the seat to act")
+    opener = _seat(found["opener"], len(hands), "the opener") if "opener" in found else None
+    drawn = _tiles(found["drawn"]) if "drawn" in found else ()
+    if len(drawn) > 1 or (drawn and drawn[0] not in hands[to_act]):
+        raise NotationError("the tile drawn is one tile, in the hand of the seat to act")
+    passes = _number(found.get("passes", "0"), "passes")
+    return TableState(
+        tuple(hands[seat] for seat in range(len(hands))),
+        ends,
+        boneyard,
+        to_act,
+        opener,
+        passes,
+        drawn[0] if drawn else None,
+    )
+
+
+def position_text(state: TableState) -> str:
+    """``state`` written in the notation, canonically (spec/notation.md, "Positions")."""
+    parts = ["ends: " + ", ".join(end.notation for end in state.ends)]
+    for seat, held in enumerate(state.hands):
+        parts.append(f"seat {seat}:" + "".join(f" {tile}" for tile in sorted(held)))
+    parts.append("boneyard:" + "".join(f" {tile}" for tile in state.boneyard))
+    parts.append(f"to act: {state.to_act}")
+    if state.passes:
+        parts.append(f"passes: {state.passes}")
+    if state.drawn is not None:
+        parts.append(f"drawn: {state.drawn}")
+    if state.opener is not None:
+        parts.append(f"opener: {state.opener}")
+    return "; ".join(parts)
+
+
+def _tiles(body: str) -> tuple[Tile, ...]:
+    return tuple(Tile.parse(word) for word in body.split())
+
+
+def _end(text: str) -> OpenEnd:
+    if OPEN_END_PATTERN.match(text) is None:
+        raise NotationError(f"{text!r} is not an open end in the notation")
+    return parse_end(text)
+
+
+def _number(text: str, what: str) -> int:
+    if not text.strip().isascii() or not text.strip().isdigit() or len(text.strip()) > 3:
+        raise NotationError(f"{what} is a number, not {text.strip()!r}")
+    return int(text.strip())
+
+
+def _seat(text: str, players: int, what: str) -> int:
+    seat = _number(text, what)
+    if seat >= players:
+        raise NotationError(f"{what} is seat {seat}, and the seats are 0 to {players - 1}")
+    return seat

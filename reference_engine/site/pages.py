@@ -13,6 +13,7 @@ copied from the data folder as they are.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -91,6 +92,12 @@ def _notation_page() -> str:
 
     text = (spec_dir() / "notation.md").read_text(encoding="utf-8")
     body = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
+    # each section's heading an anchor (notation.html#positions), named by its words
+    body = re.sub(
+        r"<h2>([^<]*)</h2>",
+        lambda found: f'<h2 id="{"-".join(found[1].lower().split())}">{found[1]}</h2>',
+        body,
+    )
     return _page(
         "notation.html.j2", title="The action notation", root="", here="notation", body=body
     )

@@ -331,9 +331,45 @@
     body.appendChild(turn);
   }
 
+  /* A position pasted in the notation (position.js) fills the form, then is explained: the
+   * page lays two plain ends; a position with others is refused, naming the command line. */
+  function fillFromPosition(event) {
+    if (event) { event.preventDefault(); }
+    var position;
+    try {
+      position = window.MatadorPosition.parse($("position").value);
+    } catch (error) {
+      $("position").setAttribute("aria-invalid", "true");
+      refuse(["The position cannot be read: " + error.message]);
+      return;
+    }
+    $("position").removeAttribute("aria-invalid");
+    if (position.ends.length !== 2 || !position.ends[0].plain || !position.ends[1].plain) {
+      refuse(["This page lays two plain ends; for " + position.ends.map(function (e) { return e.text; })
+        .join(", ") + " use matador explain --position on the command line"]);
+      return;
+    }
+    $("players").value = String(position.players);
+    if ($("players").value !== String(position.players)) {
+      refuse([currentVariant().id + " is not played by " + position.players + " players"]);
+      return;
+    }
+    var held = position.hands[position.toAct];
+    Array.prototype.forEach.call(document.querySelectorAll("#hand-tiles input"), function (box) {
+      box.checked = held.indexOf(box.value) >= 0;
+    });
+    $("end-left").value = String(position.ends[0].value);
+    $("end-right").value = String(position.ends[1].value);
+    $("boneyard").value = String(position.boneyard.length);
+    drawDrawn();
+    $("drawn").value = position.drawn || "";
+    explain();
+  }
+
   fillSelect($("variant"), DATA.variants.map(function (v) { return [v.id, v.id + ": " + v.title]; }), false);
   $("variant").addEventListener("change", function () { drawOptions(); drawProfile(); });
   form.addEventListener("submit", explain);
+  $("position-button").addEventListener("click", fillFromPosition);
   drawOptions();
   drawProfile();
 }());

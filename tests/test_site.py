@@ -322,6 +322,33 @@ def test_the_explain_page_answers_a_known_position(page: Page, site: Path) -> No
 
 
 @pytest.mark.slow
+def test_the_explain_page_reads_a_pasted_position_as_the_command_line(
+    page: Page, site: Path
+) -> None:
+    """The position of test_the_explain_page_answers_a_known_position, pasted whole: the
+    form is filled for the seat to act, and the answer is the same."""
+    position = "ends: 3, 5; seat 0: 0-1; seat 1: 2-4 6-6; boneyard: 0-0 1-1 1-2; to act: 1"
+    page.goto((site / "explain.html").as_uri())
+    page.select_option("#variant", "gamerules-com")
+    page.fill("#position", position)
+    page.click("#position-button")
+    assert page.is_checked("#tile-2-4") and page.is_checked("#tile-6-6")
+    assert not page.is_checked("#tile-0-1")
+    assert page.input_value("#boneyard") == "3"
+    assert page.text_content("#legal") == "Legal: 2-4@L:2 2-4@R:4"
+    status, out, _ = _run(
+        "explain", "--position", position, "--variant", "gamerules-com", "--action", "6-6@L"
+    )
+    assert status == 0 and "legal: 2-4@L:2 2-4@R:4" in out
+    page.fill("#position", "ends: 3; seat 0: 0-1; to act: 0")
+    page.click("#position-button")
+    assert "cannot be read" in (page.text_content("#problems") or "")
+    page.fill("#position", position.replace("ends: 3, 5", "ends: 2/5 identical free, 5"))
+    page.click("#position-button")
+    assert "matador explain --position" in (page.text_content("#problems") or "")
+
+
+@pytest.mark.slow
 def test_the_explain_page_follows_an_option(page: Page, site: Path) -> None:
     # draw=reserve_two keeps two tiles: with two left nobody draws, so a stuck player passes.
     _explain(

@@ -14,7 +14,9 @@ says more, per variant id or for every variant (``"*"``):
   checks that need them are not judged (and the verdict says so);
 - ``reasons: false``: a refused action is judged on its refusal alone;
 - ``opens_itself: true``: it lays the opening tile while dealing, and the
-  reply to ``new_hand`` names what it laid (``opened``, ``opened_by``).
+  reply to ``new_hand`` names what it laid (``opened``, ``opened_by``);
+- ``positions: true``: it starts a hand at a position (``new_hand`` with
+  ``position``), so the cases that start at one are asked of it.
 
 :func:`read_plays` checks the field's shape for both transports;
 :class:`Declaration` answers what a run needs to know of it.
@@ -38,7 +40,7 @@ EVERY_VARIANT = "*"
 
 #: The flags a declaration may set, with their values when not declared.
 FLAGS: Mapping[str, bool] = MappingProxyType(
-    {"scoring": True, "matches": True, "reasons": True, "opens_itself": False}
+    {"scoring": True, "matches": True, "reasons": True, "opens_itself": False, "positions": False}
 )
 
 #: Every field a declaration may have.
@@ -65,6 +67,8 @@ class Declaration:
     matches: bool = True
     reasons: bool = True
     opens_itself: bool = False
+    #: Whether it starts a hand at a position (``new_hand`` with ``position``).
+    positions: bool = False
 
     @property
     def ordinary(self) -> bool:

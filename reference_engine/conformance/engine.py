@@ -20,6 +20,7 @@ from ..engine.deal import Deal
 from ..engine.hand import Hand
 from ..engine.match import Match
 from ..engine.record import outcome_data
+from ..engine.state import parse_position
 from ..errors import DealError, IllegalActionError, NotationError
 from ..pyload import PythonSpecError, load_callable
 from ..rules import Catalog, RulesError
@@ -216,7 +217,12 @@ class ReferenceEngine:
     def hello(self) -> EngineInfo:
         from .. import __version__
 
-        return EngineInfo(name="matador reference engine", version=__version__, variants=None)
+        return EngineInfo(
+            name="matador reference engine",
+            version=__version__,
+            variants=None,
+            plays={EVERY_VARIANT: Declaration(positions=True)},
+        )
 
     def new_match(self, variant: str, options: Mapping[str, str], players: int) -> None:
         try:
@@ -231,7 +237,8 @@ class ReferenceEngine:
         self._match = Match(rules, players)
         self._hand = None
 
-    def new_hand(self, deal: Mapping[str, Any]) -> None:
+    def _next_hand(self) -> Match:
+        """The match, ready for its next hand: the one before over and counted."""
         match = self._need_match()
         if self._hand is not None:
             if not self._hand.is_over:
@@ -241,6 +248,10 @@ class ReferenceEngine:
             match.close_hand()
         if match.is_over:
             raise EngineRefusal(ErrorCode.MATCH_OVER, f"side {match.winner} has won the match")
+        return match
+
+    def new_hand(self, deal: Mapping[str, Any]) -> None:
+        match = self._next_hand()
         data = dict(deal) if isinstance(deal, Mapping) else deal
         hands = data.get("hands") if isinstance(data, dict) else None
         if isinstance(hands, list) and len(hands) != match.players:
@@ -251,6 +262,14 @@ class ReferenceEngine:
         try:
             self._hand = match.new_hand(Deal.from_data(data, match.rules))
         except (DealError, ValueError) as error:
+            raise EngineRefusal(ErrorCode.BAD_DEAL, str(error)) from None
+
+    def new_position(self, position: str) -> None:
+        """Start the next hand at ``position`` (spec/notation.md, "Positions")."""
+        match = self._next_hand()
+        try:
+            self._hand = match.new_at(parse_position(position))
+        except (DealError, NotationError, ValueError) as error:
             raise EngineRefusal(ErrorCode.BAD_DEAL, str(error)) from None
 
     def legal(self) -> list[str]:

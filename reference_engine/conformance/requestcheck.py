@@ -58,6 +58,7 @@ _HELLO = frozenset({"id", "type", "protocol"})
 _APPLY = frozenset({"id", "type", "action", "player"})
 _NEW_MATCH = frozenset({"id", "type", "variant", "options", "players"})
 _NEW_HAND = frozenset({"id", "type", "deal"})
+_NEW_POSITION = frozenset({"id", "type", "position"})
 _DEAL = frozenset({"hands", "boneyard", "designated"})
 _TILE = re.compile(r"[0-9]{1,2}-[0-9]{1,2}")
 
@@ -98,6 +99,13 @@ def plainly_valid(kind: str, request: Mapping[str, Any]) -> bool:
             and 2 <= players <= 4
         )
     if kind == "new_hand":
+        if "position" in request:
+            position = request["position"]
+            return (
+                request.keys() == _NEW_POSITION
+                and type(position) is str
+                and 1 <= len(position) <= 4000
+            )
         deal = request.get("deal")
         return (
             request.keys() == _NEW_HAND

@@ -93,6 +93,12 @@ def _new_match(engine: Engine, request: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _new_hand(engine: Engine, request: Mapping[str, Any]) -> dict[str, Any]:
+    if "position" in request:  # (an engine that takes positions; spec/protocol.md)
+        start = getattr(engine, "new_position", None)
+        if not callable(start):
+            raise EngineRefusal(ErrorCode.UNSUPPORTED, "this engine does not start at positions")
+        start(request["position"])
+        return {"type": "ok"}
     opened = engine.new_hand(request["deal"])
     if isinstance(opened, Mapping):  # an engine that lays its own opening says what it laid
         return {"type": "ok", "opened": opened.get("opened"), "opened_by": opened.get("opened_by")}

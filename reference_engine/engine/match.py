@@ -1,4 +1,5 @@
-"""A match: hands dealt one after another until a player or side reaches the target."""
+"""A match: hands dealt one after another (or started at a position) until a player or side
+reaches the target."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from ..rules.vocabulary import DesignatedOpener, TargetUnit
 from .deal import Deal, check_players, needs_designated
 from .hand import Hand
 from .scoring import Termination, sides
+from .state import TableState, hand_at
 
 
 class Match:
@@ -84,6 +86,30 @@ class Match:
             )
         hand = Hand(self.rules, deal)
         self._designated = deal.designated
+        self.hands.append(hand)
+        return hand
+
+    def new_at(self, state: TableState) -> Hand:
+        """Start the next hand at a position (spec/notation.md, "Positions") rather than
+        from a deal: raises :class:`DealError` when the position is not one of this match
+        (another number of seats, a tile or a value outside the set)."""
+        if self.hands and not self.hands[-1].is_over:
+            raise ValueError("the current hand is not over")
+        if self.is_over:
+            raise ValueError("the match is over")
+        if len(state.hands) != self.players:
+            raise DealError(
+                f"the position has {len(state.hands)} seats; the match has {self.players} players"
+            )
+        largest = self.rules.max_pip
+        tiles = [*state.boneyard, *(tile for held in state.hands for tile in held)]
+        values = [value for end in state.ends for value in end.values]
+        if any(tile.high > largest for tile in tiles) or any(v > largest for v in values):
+            raise DealError(
+                f"the position holds a tile or a value outside the double-{largest} set"
+            )
+        hand = hand_at(self.rules, state)
+        self._designated = None
         self.hands.append(hand)
         return hand
 

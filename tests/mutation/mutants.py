@@ -799,8 +799,10 @@ MUTANTS: tuple[Mutant, ...] = (
         "protocol",
         "conformance/engine.py",
         "A deal that breaks the rules is answered with the error code bad_request, not bad_deal.",
-        "raise EngineRefusal(ErrorCode.BAD_DEAL, str(error)) from None",
-        "raise EngineRefusal(ErrorCode.BAD_REQUEST, str(error)) from None",
+        "except (DealError, ValueError) as error:\n"
+        "            raise EngineRefusal(ErrorCode.BAD_DEAL, str(error)) from None",
+        "except (DealError, ValueError) as error:\n"
+        "            raise EngineRefusal(ErrorCode.BAD_REQUEST, str(error)) from None",
     ),
     Mutant(
         "pips-reported-per-side",
@@ -933,8 +935,8 @@ SANITY = Mutant(
     "protocol",
     "conformance/engine.py",
     "The engine names itself differently in its hello (nothing else changes).",
-    'EngineInfo(name="matador reference engine"',
-    'EngineInfo(name="matador mutant copy"',
+    'name="matador reference engine",',
+    'name="matador mutant copy",',
 )
 
 

@@ -197,11 +197,33 @@ def cases() -> tuple[Case, ...]:
 
 
 def judged(factory: Any, variants: Sequence[str]) -> list[CaseRun]:
+    """The runs of ``variants``' cases; those that start at a position are left out, as the
+    kit takes none (they are skipped for it, test_a_kit_engine_is_asked_no_position)."""
+    chosen = [
+        (case, target)
+        for case, target in select(cases(), variants=list(variants))
+        if not any(hand.position for hand in case.hands)
+    ]
     runner = Runner(factory)
     try:
-        return list(runner.each(select(cases(), variants=list(variants))))
+        return list(runner.each(chosen))
     finally:
         runner.close()
+
+
+def test_a_kit_engine_is_asked_no_position() -> None:
+    at_positions = [
+        (case, target)
+        for case, target in select(cases(), variants=["gamerules-com"])
+        if any(hand.position for hand in case.hands)
+    ]
+    runner = Runner(ReferenceBehindTheKit)
+    try:
+        runs = list(runner.each(at_positions))
+    finally:
+        runner.close()
+    assert runs and {run.verdict for run in runs} == {Verdict.SKIP}
+    assert all("takes positions" in run.message for run in runs)
 
 
 def standing(runs: Sequence[CaseRun]) -> dict[str, set[str]]:

@@ -19,6 +19,8 @@ from typing import Any
 
 from ..engine.actions import Action
 from ..engine.deal import Deal
+from ..engine.match import Match
+from ..engine.state import parse_position, position_text
 from ..errors import DealError, NotationError, Reason
 from ..rules.catalog import Catalog
 from ..rules.datafiles import data_root
@@ -73,6 +75,9 @@ class ScriptedHand:
     #: The error code the engine must refuse the deal with (``bad_deal``,
     #: ``hand_in_progress``, ``match_over``), or None when it must play it.
     refuse_deal: str | None = None
+    #: The position the hand starts at instead of a deal (spec/notation.md), canonical;
+    #: ``deal`` then holds its hands and boneyard, as a deal writes them.
+    position: str | None = None
 
 
 @dataclass(frozen=True)
@@ -144,11 +149,20 @@ BAD_DEAL = "bad_deal"
 
 
 def _hand(raw: Mapping[str, Any]) -> ScriptedHand:
+    position, deal = None, raw.get("deal")
+    if "position" in raw:
+        state = parse_position(str(raw["position"]))  # (NotationError: the loader says where)
+        position = position_text(state)
+        deal = {
+            "hands": [[str(tile) for tile in held] for held in state.hands],
+            "boneyard": [str(tile) for tile in state.boneyard],
+        }
     return ScriptedHand(
-        deal=raw["deal"],
+        deal=deal or {},
         steps=tuple(_step(step) for step in raw.get("steps", ())),
         result=raw.get("result"),
         refuse_deal=_refusal(raw.get("refuse_deal")),
+        position=position,
     )
 
 
@@ -195,7 +209,18 @@ def load_cases(
         if schema_found:
             continue
         for index, item in enumerate(document.data["cases"]):
-            case = _case(item, document, index)
+            try:
+                case = _case(item, document, index)
+            except NotationError as error:
+                problems.append(
+                    document.problem(
+                        ProblemCode.BAD_NOTATION,
+                        ("cases", index),
+                        f"a position cannot be read: {error}",
+                        "write it as spec/notation.md (Positions) says",
+                    )
+                )
+                continue
             if case.id in seen:
                 problems.append(
                     document.problem(
@@ -300,6 +325,19 @@ def _check_deals(
                     "move the steps to a hand of their own",
                 )
             )
+        if hand.position is not None:
+            try:
+                Match(rules, seats).new_at(parse_position(hand.position))
+            except DealError as error:
+                problems.append(
+                    document.problem(
+                        ProblemCode.BAD_DEAL,
+                        (*path, "position"),
+                        f"the position is none of {rules.variant}: {error}",
+                        "give tiles and ends of the variant's set",
+                    )
+                )
+            continue
         breaks = hand.refuse_deal == BAD_DEAL
         try:
             Deal.from_data(dict(hand.deal), rules)

@@ -16,6 +16,7 @@ from typing import Any
 from ..engine.deal import Deal
 from ..engine.hand import Hand
 from ..engine.match import Match
+from ..engine.state import parse_position
 from ..errors import DealError, IllegalActionError, NotationError
 from ..rules.model import Rules
 from ..rules.vocabulary import TargetUnit
@@ -59,6 +60,18 @@ class Reference:
                 self.match.close_hand()
             self.hand = self.match.new_hand(Deal.from_data(dict(deal), self.rules))
         except (DealError, ValueError):
+            self.match = self.hand = None
+
+    def new_position(self, position: str) -> None:
+        """The next hand, started at ``position`` (a case's, read when it was loaded)."""
+        self.known = {}
+        if self.match is None:
+            return
+        if self.hand is not None and self.hand.is_over:
+            self.match.close_hand()
+        try:
+            self.hand = self.match.new_at(parse_position(position))
+        except (DealError, NotationError, ValueError):
             self.match = self.hand = None
 
     def apply(self, text: str, seat: int | None) -> None:

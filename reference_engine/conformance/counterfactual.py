@@ -27,6 +27,7 @@ from typing import Any
 from ..engine.actions import Action, AnyAction
 from ..engine.deal import Deal
 from ..engine.hand import Hand
+from ..engine.state import hand_at, parse_position
 from ..errors import IllegalActionError, NotationError
 from ..rules.model import PerPlayers, Rules
 from ..rules.parameters import BY_NAME, PARAMETERS
@@ -130,7 +131,11 @@ class Replayer:
         """The hand under ``rules`` just before ``step``, when every earlier step agrees
         with the engine's answers (else None)."""
         try:
-            hand = Hand(rules, Deal.from_data(dict(self.scripted.deal), rules))
+            position = self.scripted.position
+            if position is not None:
+                hand = hand_at(rules, parse_position(position))
+            else:
+                hand = Hand(rules, Deal.from_data(dict(self.scripted.deal), rules))
         except Exception:  # changed rules that cannot play this deal explain nothing
             return None
         for index, scripted in enumerate(self.scripted.steps[:step]):

@@ -46,6 +46,11 @@ def dealt_otherwise(declaration: Declaration, rules: Rules, players: int) -> int
 
 def not_applicable(declaration: Declaration, rules: Rules, case: Case) -> str | None:
     """Why ``case`` cannot be asked of an engine that declares ``declaration`` (None: it can)."""
+    if not declaration.positions and any(hand.position for hand in case.hands):
+        return (
+            "not applicable: the case starts a hand at a position, and the engine does not "
+            "declare that it takes positions (plays: positions)"
+        )
     declared = dealt_otherwise(declaration, rules, case.players)
     if declared is not None:
         sizes = rules_sizes(rules, case.players) or ()

@@ -16,7 +16,7 @@ from __future__ import annotations
 from . import attribution
 from .attribution import FixedRule
 from .cases import ScriptedHand, Step
-from .checking import Checks, Stop
+from .checking import Checks, Reference, Stop
 from .codes import ErrorCode
 from .engine import Engine, EngineFailure, EngineRefusal, FailureKind
 from .verdicts import CaseRun, Check
@@ -124,3 +124,24 @@ def check_error(engine: Engine, step: Step, run: CaseRun, checks: Checks) -> Non
     )
     if reason is None:  # carried out: the engine is off the case's line, which goes on without it
         raise Stop((run.hand or 0, run.step or 0))
+
+
+def start_at(engine: Engine, position: str, reference: Reference, checks: Checks) -> None:
+    """Start a hand at a case's position, on the reference and the engine (one that declares
+    positions: no other is asked); the engine's refusal of it is one deviation, of the deal."""
+    reference.new_position(position)
+    start = getattr(engine, "new_position", None)
+    try:
+        if not callable(start):
+            raise EngineRefusal(ErrorCode.UNSUPPORTED, "the engine has no new_position")
+        start(position)
+    except EngineRefusal as refusal:
+        checks.check(
+            False,
+            Check.DEAL,
+            (FixedRule.DEAL.value,),
+            "a position of the rules was refused",
+            "accepted",
+            f"{refusal.code}: {refusal.message}" if refusal.message else refusal.code,
+        )
+        raise Stop from None

@@ -34,7 +34,7 @@ from .counterfactual import Explainer
 from .declarations import Declaration
 from .departures import canonical_or_none, laid_by_ends, opened_itself
 from .engine import Engine, EngineRefusal
-from .errorchecks import check_error, refuse_deal
+from .errorchecks import check_error, refuse_deal, start_at
 from .requests import case_requests
 from .verdicts import CaseRun, Check
 
@@ -117,6 +117,11 @@ def _play_case(
         if hand.refuse_deal:
             if not replay.at((hand_index, None)):
                 refuse_deal(engine, hand, checks, hand_index)
+            continue
+        if hand.position is not None:
+            start_at(engine, hand.position, reference, checks)
+            run.history = []
+            _play_hand(engine, hand, run, reference, checks, replay, 0)
             continue
         # the reference deals while the engine does (nothing it does depends on the answer)
         follow = Ahead(engine, partial(reference.new_hand, hand.deal))

@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NoReturn, TypeVar
 
 from . import replies
+from .codes import ErrorCode
 from .declarations import DeclarationError, read_plays
 from .engine import (
     Engine,
@@ -261,6 +262,14 @@ class GuardedEngine:
 
     def match_state(self) -> Mapping[str, Any]:
         return self._checked(replies.match_totals, self._call("match", self._engine.match_state))
+
+    def new_position(self, position: str) -> None:
+        """Start the next hand at ``position``, on an engine with a ``new_position`` method
+        (one that declares ``positions``; another is refused as unsupported)."""
+        method = getattr(self._engine, "new_position", None)
+        if not callable(method):
+            raise EngineRefusal(ErrorCode.UNSUPPORTED, "this engine does not start at positions")
+        self._call("new_position", method, position)
 
     def held(self, seat: int) -> list[str] | None:
         """The tiles ``seat`` holds, from an engine with a ``held`` method (else None)."""

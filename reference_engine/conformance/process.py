@@ -271,6 +271,10 @@ class ProcessEngine(EnginePipes):
         opened = self._checked(replies.opening, reply)
         return None if opened is None else Opening(*opened)
 
+    def new_position(self, position: str) -> None:
+        """Start the next hand at ``position`` (``new_hand`` with ``position``)."""
+        self._answer(requests.new_position(position), ("ok",))
+
     def _answer(self, request: Request, expected: tuple[str, ...]) -> dict[str, Any]:
         """The reply to ``request``, which must be of one of the ``expected`` types."""
         kind, fields = request

@@ -36,6 +36,11 @@ def new_hand(deal: Mapping[str, Any]) -> Request:
     return "new_hand", {"deal": dict(deal)}
 
 
+def new_position(position: str) -> Request:
+    """``new_hand`` at a position (spec/notation.md), for an engine that takes positions."""
+    return "new_hand", {"position": position}
+
+
 def apply(action: str, player: int | None) -> Request:
     """``apply``: ``action`` by the seat to act, or as ``player`` when given."""
     return "apply", {"action": action, "player": player}
@@ -61,6 +66,13 @@ def case_requests(case: Case, target: Target) -> list[Request]:
     """
     requests = [new_match(target.variant, target.options, case.players)]
     for hand in case.hands:
+        if hand.position is not None:
+            requests.append(new_position(hand.position))
+            for step in hand.steps:
+                requests.extend(step_requests(step))
+            if hand.result is not None:
+                requests += [query("to_act"), query("result")]
+            continue
         requests.append(new_hand(hand.deal))
         if hand.refuse_deal:
             continue

@@ -170,7 +170,13 @@ def schema_problem(validator: Any, instance: Any, root: str = "") -> str | None:
     if keyword == "additionalProperties":
         extra = sorted(set(value) - set(error.schema.get("properties", {})))
         return f"{where} has unknown field(s): {', '.join(map(shown, extra))}"
-    if keyword == "oneOf":  # `player`: null or a seat
+    if keyword == "oneOf":
+        fields = [sub.get("required", [None])[0] for sub in rule]
+        if all(isinstance(name, str) for name in fields):  # `new_hand`: a deal or a position
+            given = [name for name in fields if name in value]
+            if given:
+                return f"{where} has both a {' and a '.join(given)}: give one"
+            return f"{where} has " + " and ".join(f"no {name} field" for name in fields)
         return f"{where} must be null or a seat number (0 or more), not {shown(value)}"
     return f"{where}: {error.message}"
 

@@ -413,7 +413,13 @@ DEALS = [
     ),
     Hostile("deal-string", {"type": "new_hand", "deal": "6-6 3-5"}, ErrorCode.BAD_REQUEST, "deal"),
     Hostile("deal-null", {"type": "new_hand", "deal": None}, ErrorCode.BAD_REQUEST, "deal"),
-    Hostile("deal-missing", {"type": "new_hand"}, ErrorCode.BAD_REQUEST, "deal"),
+    Hostile("deal-missing", {"type": "new_hand"}, ErrorCode.BAD_REQUEST, "no deal field"),
+    Hostile(
+        "deal-and-position",
+        {"type": "new_hand", "deal": {"hands": HANDS}, "position": "a position"},
+        ErrorCode.BAD_REQUEST,
+        "both a deal and a position",
+    ),
     Hostile("hands-missing", deal(), ErrorCode.BAD_REQUEST, "hands"),
     Hostile("hands-string", deal(hands="6-6"), ErrorCode.BAD_REQUEST, "deal.hands"),
     Hostile(

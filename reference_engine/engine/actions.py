@@ -137,25 +137,58 @@ class Action:
 
     @staticmethod
     def parse(text: str) -> AnyAction:
-        """Read one action in the project's notation; raises :class:`NotationError`."""
-        cleaned = text.strip() if isinstance(text, str) else ""
-        word = WORDS.get(cleaned.lower())
-        if word is not None:
-            return DRAW if word == "draw" else PASS
-        found = PLAY_PATTERN.match(cleaned)
-        if not found:
-            raise NotationError(
-                f"{text!r} is not an action (examples: 6-6, 2-5@R:5, 2-5@Lx, 2-5@R^5, draw, pass)"
-            )
-        tile = Tile.parse(found["tile"])
-        if found["end"] is None:
-            return Play(tile)
-        end = end_number(found["end"])
-        if found["cross"]:
-            return Play(tile, end, Shape.CROSSWISE, None)
-        if found["offset"] is not None:
-            return Play(tile, end, Shape.CROSSWISE_OFFSET, int(found["offset"]))
-        return Play(tile, end, Shape.INLINE, int(found["inline"]))
+        """Read one action in the project's notation; raises :class:`NotationError`.
+
+        Actions read before are remembered by their text (an engine's legal lists
+        repeat the same few dozen actions thousands of times in a run)."""
+        if type(text) is not str:
+            return _parse(text)
+        known = _PARSED.get(text)
+        if known is not None:
+            return known
+        found = _parse(text)
+        if len(_PARSED) >= _PARSED_MOST:
+            _PARSED.clear()
+        _PARSED[text] = found
+        return found
+
+
+#: Actions already read, by their text; at most this many are kept.
+_PARSED: dict[str, AnyAction] = {}
+_PARSED_MOST = 4096
+
+
+def _parse(text: str) -> AnyAction:
+    cleaned = text.strip() if isinstance(text, str) else ""
+    word = WORDS.get(cleaned.lower())
+    if word is not None:
+        return DRAW if word == "draw" else PASS
+    found = PLAY_PATTERN.match(cleaned)
+    if not found:
+        raise NotationError(
+            f"{text!r} is not an action (examples: 6-6, 2-5@R:5, 2-5@Lx, 2-5@R^5, draw, pass)"
+        )
+    tile = Tile.parse(found["tile"])
+    if found["end"] is None:
+        return Play(tile)
+    end = end_number(found["end"])
+    if found["cross"]:
+        return Play(tile, end, Shape.CROSSWISE, None)
+    if found["offset"] is not None:
+        return Play(tile, end, Shape.CROSSWISE_OFFSET, int(found["offset"]))
+    return Play(tile, end, Shape.INLINE, int(found["inline"]))
+
+
+#: The opening plays of each set of tiles (the same for every table of that set).
+_OPENINGS: dict[tuple[Tile, ...], tuple[Play, ...]] = {}
+
+
+def opening_plays(tiles: tuple[Tile, ...]) -> tuple[Play, ...]:
+    """Each tile of ``tiles`` as the opening tile, built once per set of tiles."""
+    found = _OPENINGS.get(tiles)
+    if found is None:
+        found = _OPENINGS[tiles] = tuple(Play(tile) for tile in tiles)
+    return found
 
 
 def sort_actions(actions: list[AnyAction]) -> list[AnyAction]:

@@ -54,7 +54,7 @@ from ..rules.vocabulary import (
     PassWhen,
     Shape,
 )
-from .actions import Play
+from .actions import Play, opening_plays
 from .ends import Line, OpenEnd, Step, orientations
 from .tiles import Tile
 from .tiletable import TileTable
@@ -133,7 +133,7 @@ class Compiled(TileTable):
         )
         #: Whether that double's holder may open with any tile of their hand.
         self.holder_opens_any_tile = opener is Opener.HIGHEST_DOUBLE_HOLDER
-        self.opening_plays: tuple[Play, ...] = tuple(Play(tile) for tile in self.tiles)
+        self.opening_plays: tuple[Play, ...] = opening_plays(self.tiles)
         #: Whether the designated opener may open with any tile (``opening_tile: any_tile``).
         self.opening_any_tile = rules.opening_tile is OpeningTile.ANY_TILE
         #: Whether the right to open passes on from a designated seat without a double

@@ -160,8 +160,9 @@ def hand_at(rules: Rules, state: TableState) -> Hand:
             [table.mask(held) for held in state.hands],
             [table.bit[tile] for tile in state.boneyard],
             table.line(tuple(table.kind(end) for end in state.ends)),
+            next((seat for seat, held in enumerate(state.hands) if not held), None),
         )
-    _, deal, masks, boneyard, line = built
+    _, deal, masks, boneyard, line, out = built
     hand = Hand.__new__(Hand)
     hand._set_up(rules, deal, masks, boneyard, table)
     hand.phase = Phase.PLAY
@@ -173,7 +174,6 @@ def hand_at(rules: Rules, state: TableState) -> Hand:
         hand._single_drawn = table.index[state.drawn]
     if state.just_opened and table.opener_plays_again:
         hand._forced_play = True
-    out = next((seat for seat, held in enumerate(state.hands) if not held), None)
     if out is not None:
         hand._finish(Termination.DOMINO, went_out=out)
     elif state.passes >= len(state.hands):

@@ -39,6 +39,7 @@ TOP_LEVEL = {
     "extras.py",
     "notation.py",
     "pyload.py",
+    "sinks.py",
     "safeio.py",
     "strictjson.py",
     "textenum.py",

@@ -130,14 +130,14 @@ def test_the_markdown_report_lists_each_failure(failing: Judged) -> None:
     assert len(rows) == deviations(runs)
     assert rows[0].count(" | ") == 6  # case, step, expected, got, rule, section, citation
     opening = (
-        f"| `{CASE}` [gamerules-com] | hand 1, step 1: legal actions differ | `6-6` | "
+        f"| `{CASE}` \\[gamerules-com\\] | hand 1, step 1: legal actions differ | `6-6` | "
         f"`6-6 pass` | opener = highest_double | SPEC 6.3 | {GAMERULES_TITLE}, "
         "Distribution et pioche : là où les sources divergent (text 000): "
         f"{OPENER_SAYS} |"
     )
     assert opening in rows
     # Step 2 of the same case: the pass is blamed on pass_when, a reading of a gap there.
-    second = next(row for row in rows if f"`{CASE}` [gamerules-com] | hand 1, step 2:" in row)
+    second = next(row for row in rows if f"`{CASE}` \\[gamerules-com\\] | hand 1, step 2:" in row)
     assert "pass_when = no_play | SPEC 8.1 | a reading of gap draw-rule-silent |" in second
 
 

@@ -36,6 +36,7 @@ from typing import Any, TextIO, cast
 from .. import safeio
 from ..errors import DealError
 from ..exits import ExitStatus
+from ..sinks import Terminal
 from . import (
     cases,
     completion,
@@ -151,8 +152,13 @@ PRINTS_NO_RESULT = frozenset({"engine", "site"})
 
 
 def run(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
-    """Run the ``matador`` command with ``argv``; return the exit status."""
-    output = GuardedOutput(stdout)
+    """Run the ``matador`` command with ``argv``; return the exit status.
+
+    Both streams are :class:`~reference_engine.sinks.Terminal` streams: whatever a
+    command writes, an engine's text included, reaches them with no control
+    sequence but the command's own colours on a terminal."""
+    output = GuardedOutput(cast(TextIO, Terminal(stdout)))
+    stderr = cast(TextIO, Terminal(stderr))
     try:
         status = _run(argv, cast(TextIO, output), stderr)
         output.flush()
@@ -270,7 +276,7 @@ def _handle(handler: Handler, args: argparse.Namespace, stdout: TextIO, stderr: 
         if output is None or output == "-" or not getattr(args, "redirected", False):
             return handler(args, stdout, stderr)
         printed = io.StringIO()
-        status = handler(args, printed, stderr)
+        status = handler(args, cast(TextIO, Terminal(printed)), stderr)
         if printed.getvalue() or status == ExitStatus.OK:
             safeio.write_atomically(output, printed.getvalue())
         return status

@@ -123,16 +123,17 @@ def _table(listed: Sequence[Listed]) -> tables.Table:
 
 def markdown(listed: Sequence[Listed]) -> str:
     """The cases as a Markdown table."""
+    from . import tables
+
     rows = [
         (
-            f"`{item.case.id}`",
+            tables.Cell(item.case.id, code=True),
             " ".join(item.case.description.split()),
-            ", ".join(f"`{rule}`" for rule in item.case.exercises),
+            tables.Cell(", ".join(item.case.exercises), code=True),
             ", ".join(target.label() for target in item.targets),
         )
         for item in listed
     ]
-    from . import tables
 
     source = tables.table(["id", "description", "exercises", "variants"], rows)
     return "\n".join(tables.markdown(source)) + f"\n\n{_summary(listed)}\n"

@@ -14,7 +14,8 @@ import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..conformance.replies import printable
+from .. import sinks
+from ..sinks import printable
 
 if TYPE_CHECKING:
     from ..conformance.engine import EngineInfo
@@ -140,7 +141,7 @@ def text_answer(
     pool: int,
     combinations: int,
 ) -> list[str]:
-    from ..conformance.replies import printable
+    from ..sinks import printable
 
     if info is not None:
         lines = _fill(
@@ -213,7 +214,8 @@ def markdown_answer(found: list[Identification], args: argparse.Namespace) -> li
     lines: list[str] = []
     for one in found:
         ranking = one.ranking[: args.top or None] if one.observation.hands else []
-        lines += ["", f"## {_target_label(one)}: {len(one.observation.hands)} hand(s)", ""]
+        label = sinks.markdown(_target_label(one))
+        lines += ["", f"## {label}: {len(one.observation.hands)} hand(s)", ""]
         lines += markdown(
             table(
                 [

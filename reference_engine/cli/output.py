@@ -12,10 +12,16 @@ from typing import Any, TextIO
 
 
 def json_text(data: object, *, ensure_ascii: bool = True) -> str:
-    """``data`` as indented JSON and a newline; NaN and Infinity, which JSON lacks, raise."""
-    import json  # (here: most commands print no JSON)
+    """``data`` as indented JSON and a newline; NaN and Infinity, which JSON lacks, raise.
+    Control characters and lone surrogates in its strings are ``\\u`` escapes
+    (:func:`~reference_engine.sinks.json_text`)."""
+    from ..sinks import json_text as safe
 
-    return json.dumps(data, indent=2, ensure_ascii=ensure_ascii, allow_nan=False) + "\n"
+    if ensure_ascii:
+        import json  # (here: most commands print no JSON)
+
+        return json.dumps(data, indent=2, ensure_ascii=True, allow_nan=False) + "\n"
+    return safe(data, indent=2) + "\n"
 
 
 class OutputClosed(Exception):

@@ -56,7 +56,9 @@ def _bar(
             return Text(f"{task.speed:,.0f} {unit}/s" if task.speed else "")
 
     columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), Rate(), TimeRemainingColumn())
-    with Progress(*columns, console=Console(file=stream), transient=True) as bar:
+    # (the bar redraws its line with cursor moves: the stream itself, not its guard)
+    console = Console(file=getattr(stream, "unguarded", stream))
+    with Progress(*columns, console=console, transient=True) as bar:
         yield bar, bar.add_task(label, total=total)
 
 

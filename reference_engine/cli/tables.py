@@ -50,6 +50,8 @@ class Cell:
 
     text: str
     marked: bool = False
+    #: Whether Markdown shows it as code (an id, a rule name) rather than prose.
+    code: bool = False
 
 
 @dataclass(frozen=True)
@@ -303,7 +305,18 @@ def narrowed(column: Column, widest: int | None) -> Column:
 
 
 def _escape(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", "<br>")
+    from ..sinks import markdown as literal  # (only a Markdown table needs it)
+
+    return literal(text)
+
+
+def _markdown_cell(cell: Cell) -> str:
+    """A cell's text as literal Markdown (or a code span), bold when marked."""
+    if cell.code and cell.text:
+        from ..sinks import markdown_code
+
+        return markdown_code(cell.text, cell=True)
+    return f"**{_escape(cell.text)}**" if cell.marked and cell.text else _escape(cell.text)
 
 
 def markdown(source: Table) -> list[str]:
@@ -311,6 +324,6 @@ def markdown(source: Table) -> list[str]:
     lines = ["| " + " | ".join(_escape(c.header) for c in source.columns) + " |"]
     lines.append("|" + "".join("---:|" if c.right else "---|" for c in source.columns))
     for row in source.rows:
-        texts = [f"**{_escape(c.text)}**" if c.marked and c.text else _escape(c.text) for c in row]
+        texts = [_markdown_cell(c) for c in row]
         lines.append("| " + " | ".join(texts) + " |")
     return lines

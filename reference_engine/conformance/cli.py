@@ -20,11 +20,12 @@ import argparse
 import contextlib
 import io
 from collections.abc import Callable, Iterator
-from typing import TextIO
+from typing import TextIO, cast
 
 from ..exits import ExitStatus
 from ..rules import Catalog
 from ..safeio import AtomicFile, OutputError, check_output_path
+from ..sinks import Terminal
 from .cases import Case, Target, load_cases
 from .differential import DifferentialResult, Divergence, differential, game_targets
 from .engine import Engine, EngineInfo, ReferenceEngine, load_python_engine
@@ -87,7 +88,8 @@ def _destination(output: str | None, stdout: TextIO, *, keep_partial: bool) -> I
         yield stdout
         return
     with AtomicFile(output, keep_partial=keep_partial) as sink:
-        yield sink.stream  # type: ignore[misc]
+        # (the file gets what standard output would: no control sequence from an engine)
+        yield cast(TextIO, Terminal(sink.stream))
 
 
 def conform(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:

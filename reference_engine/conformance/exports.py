@@ -15,6 +15,7 @@ from datetime import datetime, timezone
 from typing import TextIO
 from xml.etree import ElementTree
 
+from .. import sinks
 from .cases import SUITE_VERSION
 from .divergences import DifferentialResult
 from .engine import EngineInfo
@@ -23,7 +24,6 @@ from .randomreport import divergence_lines, error_lines
 from .report import (
     VERDICTS,
     RunSummary,
-    _xml,
     declared_lines,
     failure_text,
     not_judged_text,
@@ -85,21 +85,30 @@ def write_junit(
             message = blame_text(verdict)
             text = "\n".join(rule_lines([verdict]))
             kind = "rule" if verdict.standing is Standing.BROKEN else "implicated"
-            ElementTree.SubElement(case, "failure", message=_xml(message), type=kind).text = _xml(
-                text
-            )
+            ElementTree.SubElement(case, "failure", message=message, type=kind).text = text
         elif verdict.standing is Standing.NOT_JUDGED:
-            ElementTree.SubElement(case, "skipped", message=_xml(blame_text(verdict)))
+            ElementTree.SubElement(case, "skipped", message=blame_text(verdict))
         elif not verdict.quiet:
-            ElementTree.SubElement(case, "system-out").text = _xml(blame_text(verdict))
+            ElementTree.SubElement(case, "system-out").text = blame_text(verdict)
     if summary is not None and summary.random is not None:
         _junit_random(context.suite(suites, "random games"), summary.random)
     for suite in suites:
         _count(suite, suite.findall("testcase"))
     _count(suites, suites.findall("testsuite/testcase"))
+    _inert(suites)
     ElementTree.indent(suites)
     stream.write('<?xml version="1.0" encoding="UTF-8"?>\n')
     stream.write(ElementTree.tostring(suites, encoding="unicode") + "\n")
+
+
+def _inert(root: ElementTree.Element) -> None:
+    """Every attribute and text of the tree through :func:`~reference_engine.sinks.xml`:
+    a case's name, an engine's message or standard error may hold any character."""
+    for element in root.iter():
+        for name, value in element.attrib.items():
+            element.attrib[name] = sinks.xml(value)
+        if element.text:
+            element.text = sinks.xml(element.text)
 
 
 @dataclass(frozen=True)
@@ -122,7 +131,7 @@ class _SuiteContext:
         )
         properties = ElementTree.SubElement(suite, "properties")
         for key, value in self.properties:
-            ElementTree.SubElement(properties, "property", name=key, value=_xml(value))
+            ElementTree.SubElement(properties, "property", name=key, value=value)
         return suite
 
 
@@ -150,14 +159,14 @@ def _junit_case(suite: ElementTree.Element, run: CaseRun) -> None:
     )
     if run.verdict is Verdict.FAIL:
         ElementTree.SubElement(
-            case, "failure", message=_xml(run.message), type=run.verdict.value
-        ).text = _xml(failure_text(run))
+            case, "failure", message=run.message, type=run.verdict.value
+        ).text = failure_text(run)
     elif run.verdict in (Verdict.ERROR, Verdict.BROKEN, Verdict.NOT_RUN):
         ElementTree.SubElement(
-            case, "error", message=_xml(run.message), type=run.verdict.value
-        ).text = _xml(failure_text(run))
+            case, "error", message=run.message, type=run.verdict.value
+        ).text = failure_text(run)
     elif run.verdict is Verdict.SKIP:
-        ElementTree.SubElement(case, "skipped", message=_xml(run.message))
+        ElementTree.SubElement(case, "skipped", message=run.message)
 
 
 def _junit_run(suite: ElementTree.Element, runs: Sequence[CaseRun], summary: RunSummary) -> None:
@@ -169,7 +178,7 @@ def _junit_run(suite: ElementTree.Element, runs: Sequence[CaseRun], summary: Run
         name, message = "run complete", summary_text(summary, runs).strip().splitlines()[-1]
         text = summary_line(runs, summary)
     case = ElementTree.SubElement(suite, "testcase", classname="run", name=name, time="0")
-    ElementTree.SubElement(case, "error", message=_xml(message), type="run").text = _xml(text)
+    ElementTree.SubElement(case, "error", message=message, type="run").text = text
 
 
 def _junit_random(suite: ElementTree.Element, result: DifferentialResult) -> None:
@@ -184,18 +193,18 @@ def _junit_random(suite: ElementTree.Element, result: DifferentialResult) -> Non
             suite,
             "testcase",
             classname=f"random.{divergence.variant}",
-            name=_xml(lines[0]),
+            name=lines[0],
             time="0",
         )
         ElementTree.SubElement(
-            case, "failure", message=_xml(lines[0]), type="divergence"
-        ).text = _xml("\n".join(lines))
+            case, "failure", message=lines[0], type="divergence"
+        ).text = "\n".join(lines)
     for error in result.errors:
         case = ElementTree.SubElement(
-            suite, "testcase", classname="random", name=_xml(str(error)), time="0"
+            suite, "testcase", classname="random", name=str(error), time="0"
         )
-        ElementTree.SubElement(case, "error", message=_xml(str(error)), type="error").text = _xml(
-            "\n".join(error_lines(error))
+        ElementTree.SubElement(case, "error", message=str(error), type="error").text = "\n".join(
+            error_lines(error)
         )
 
 
@@ -207,8 +216,8 @@ def write_markdown(
 ) -> None:
     """Markdown for a README or an issue: the table, the rules, and every failure listed."""
     name = f"{info.name} {info.version}" if info else "engine"
-    stream.write(f"Matador conformance of **{name}** (suite {SUITE_VERSION})\n\n")
-    stream.write(f"**{summary_line(runs, summary)}**\n\n")
+    stream.write(f"Matador conformance of **{_text(name)}** (suite {SUITE_VERSION})\n\n")
+    stream.write(f"**{_text(summary_line(runs, summary))}**\n\n")
     notes = summary_text(summary, runs)
     if summary is not None and summary.judged_nothing(runs):
         notes += not_judged_text(runs)
@@ -216,13 +225,15 @@ def write_markdown(
         verdicts = rule_verdicts(runs, random=summary.random if summary is not None else None)
         notes = "\n".join(filter(None, [notes, *declared_lines(info, verdicts)]))
     if notes:
-        stream.write("".join(f"> {line}\n" for line in notes.splitlines()) + "\n")
+        stream.write("".join(f"> {_text(line)}\n" for line in notes.splitlines()) + "\n")
     if summary is not None and summary.judged_nothing(runs):
         return  # no table of zeros
     header = " | ".join(v.value.replace("_", " ") for v in VERDICTS)
     stream.write(f"| variant | {header} |\n|---|" + "---:|" * len(VERDICTS) + "\n")
     for variant, counts in tally(runs).items():
-        stream.write(f"| {variant} | " + " | ".join(str(counts[v]) for v in VERDICTS) + " |\n")
+        stream.write(
+            f"| {_text(variant)} | " + " | ".join(str(counts[v]) for v in VERDICTS) + " |\n"
+        )
     total = totals(runs)
     stream.write("| **all** | " + " | ".join(f"**{total[v]}**" for v in VERDICTS) + " |\n")
     if summary is not None and summary.random is not None:
@@ -245,19 +256,19 @@ def _markdown_rules(verdicts: Sequence[RuleVerdict], stream: TextIO) -> None:
         scripted = verdict.blamed or verdict.implicated
         random = verdict.random_blamed or verdict.random_implicated
         stream.write(
-            f"| {_cell(verdict.name)} | {verdict.section} | {verdict.held} | {verdict.failed} "
+            f"| {_text(verdict.name)} | {verdict.section} | {verdict.held} | {verdict.failed} "
             f"| {shown} | {scripted} | {random} |\n"
         )
     for verdict in verdicts:
         if verdict.quiet:
             continue
-        stream.write(f"\n### {_cell(verdict.name)} ({verdict.section})\n\n")
-        stream.write(f"{_cell(blame_text(verdict))}.\n\n")
+        stream.write(f"\n### {_text(verdict.name)} ({verdict.section})\n\n")
+        stream.write(f"{_text(blame_text(verdict))}.\n\n")
         if verdict.source:
-            stream.write(f"Source: {_cell(verdict.source)}\n\n")
+            stream.write(f"Source: {_text(verdict.source)}\n\n")
         lines = [line for line in rule_lines([verdict])[1:] if "source:" not in line]
         if lines:
-            stream.write("```text\n" + "\n".join(lines) + "\n```\n")
+            stream.write(sinks.markdown_fence(lines))
 
 
 def _markdown_failures(runs: Sequence[CaseRun], stream: TextIO) -> None:
@@ -270,14 +281,15 @@ def _markdown_failures(runs: Sequence[CaseRun], stream: TextIO) -> None:
             "|---|---|---|---|---|---|---|\n"
         )
     for row in rows:
-        _markdown_row(row, f"`{row.case}` [{row.target}]", stream)
+        _markdown_row(row, f"{_code(row.case)} {_text(f'[{row.target}]')}", stream)
     problems = [run for run in runs if run.verdict in (Verdict.ERROR, Verdict.BROKEN)]
     if problems:
         stream.write("\n## Errors and broken cases\n\n| case | verdict | what happened |\n")
         stream.write("|---|---|---|\n")
     for run in problems:
-        cells = [f"`{run.case}` [{run.target.label()}]", run.verdict.value, run.message]
-        stream.write("| " + " | ".join(_cell(cell) for cell in cells) + " |\n")
+        cells = [_code(run.case), _text(f"[{run.target.label()}]"), run.verdict.value]
+        cells = [f"{cells[0]} {cells[1]}", cells[2], _text(run.message)]
+        stream.write("| " + " | ".join(cells) + " |\n")
 
 
 def _markdown_row(row: FailureRow, first: str, stream: TextIO) -> None:
@@ -288,19 +300,19 @@ def _markdown_row(row: FailureRow, first: str, stream: TextIO) -> None:
     citation = " / ".join(cited) or "fixed by the SPEC for every variant"
     cells = [
         first,
-        f"{row.where}: {row.message}",
-        _code(row.expected),
-        _code(row.got),
-        rules,
-        sections,
-        citation,
+        _text(f"{row.where}: {row.message}"),
+        _value(row.expected),
+        _value(row.got),
+        _text(rules),
+        _text(sections),
+        _text(citation),
     ]
-    stream.write("| " + " | ".join(_cell(cell) for cell in cells) + " |\n")
+    stream.write("| " + " | ".join(cells) + " |\n")
 
 
 def _markdown_random(result: DifferentialResult, stream: TextIO) -> None:
     """The random games: their count, a row per divergence, the errors, then the replays."""
-    stream.write(f"\n## Random games\n\n{result.summary()}.\n")
+    stream.write(f"\n## Random games\n\n{_text(result.summary())}.\n")
     rows = divergence_rows(result)
     if rows:
         stream.write(
@@ -308,27 +320,29 @@ def _markdown_random(result: DifferentialResult, stream: TextIO) -> None:
             "|---|---|---|---|---|---|---|\n"
         )
     for row in rows:
-        _markdown_row(row, f"[{row.target}] {row.game}", stream)
+        _markdown_row(row, _text(f"[{row.target}] {row.game}"), stream)
     if result.errors:
-        stream.write("\n" + "".join(f"- ERROR {_cell(str(error))}\n" for error in result.errors))
+        stream.write("\n" + "".join(f"- ERROR {_text(str(error))}\n" for error in result.errors))
         replays = [error for error in result.errors if error.deals]
         if replays:
-            stream.write("\nTo replay each error: the deals and the actions played.\n\n```text\n")
-            for error in replays:
-                stream.write("\n".join(error_lines(error)) + "\n")
-            stream.write("```\n")
+            stream.write("\nTo replay each error: the deals and the actions played.\n\n")
+            stream.write(sinks.markdown_fence([ln for e in replays for ln in error_lines(e)]))
     if rows:
-        stream.write("\nTo replay each divergence: the deals and the actions played.\n\n```text\n")
-        for divergence in result.divergences:
-            stream.write("\n".join(divergence_lines(divergence)) + "\n")
-        stream.write("```\n")
+        stream.write("\nTo replay each divergence: the deals and the actions played.\n\n")
+        lines = [line for d in result.divergences for line in divergence_lines(d)]
+        stream.write(sinks.markdown_fence(lines))
+
+
+def _text(text: str) -> str:
+    """Any text, the engine's included, as literal Markdown on one line (also in a cell)."""
+    return sinks.markdown(text)
 
 
 def _code(text: str) -> str:
-    """``text`` as inline code (values hold no backticks; "nothing" stays words)."""
-    return f"`{text}`" if text and "`" not in text else text
+    """Any text as a code span that fits in a table cell."""
+    return sinks.markdown_code(text, cell=True)
 
 
-def _cell(text: str) -> str:
-    """Text safe in a Markdown table cell."""
-    return text.replace("|", "\\|").replace("\n", " ")
+def _value(text: str) -> str:
+    """An expected or given value as a code span (none: an empty cell)."""
+    return _code(text) if text else ""

@@ -24,8 +24,9 @@ from pathlib import Path
 from typing import TextIO
 
 import jinja2
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
+from .. import sinks
 from ..sheets import svg
 from .cases import SUITE_VERSION
 from .engine import PROTOCOL_VERSION, EngineInfo
@@ -127,7 +128,7 @@ def breakable(text: str) -> Markup:
 
     A variant with options (``ID[NAME=VALUE,NAME=VALUE]``) is one long word.
     """
-    html = str(escape(text))
+    html = sinks.html(text)
     return Markup(html.replace(",", ",<wbr>").replace("[", "<wbr>["))
 
 
@@ -162,7 +163,7 @@ def ends_svg(position: PositionView) -> Markup:
         body.extend(_end_picture(end, x, pad))
         x += max(1, len(end.values)) * (svg.UNIT + 4) + svg.UNIT * 0.6
     title = "the open ends: " + ", ".join(f"{end.name} {end.notation}" for end in position.ends)
-    return Markup(svg.document(x, pad + svg.UNIT * 1.9, body, title, scale=_SCALE))
+    return Markup(svg.document(x, pad + svg.UNIT * 1.9, body, sinks.printable(title), scale=_SCALE))
 
 
 def hand_svg(position: PositionView) -> Markup:
@@ -183,10 +184,16 @@ def hand_svg(position: PositionView) -> Markup:
     height = pad * 2 + len(rows) * (size + gap) - gap
     held = " ".join(f"{first}-{second}" for first, second in position.hand)
     title = f"seat {position.seat} holds {held}"
-    return Markup(svg.document(width, height, body, title, scale=_SCALE))
+    return Markup(svg.document(width, height, body, sinks.printable(title), scale=_SCALE))
 
 
 # --------------------------------------------------------------------------- the page
+
+
+def _shown(value: object) -> object:
+    """A value as a template shows it: markup as it is, anything else printable (and then
+    escaped by the template)."""
+    return value if isinstance(value, (Markup, int, float)) else sinks.printable(value)
 
 
 @cache
@@ -195,6 +202,9 @@ def environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATE_DIR),
         autoescape=True,
+        # every value shown: markup the report built itself, or text made printable
+        # (an engine's text may hold control, invisible and text-reversing characters)
+        finalize=_shown,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,

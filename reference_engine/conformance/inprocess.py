@@ -21,6 +21,7 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any, NoReturn, TypeVar
 
+from ..sinks import one_line, printable
 from . import replies
 from .codes import ErrorCode
 from .declarations import DeclarationError, read_plays
@@ -34,7 +35,7 @@ from .engine import (
     missing_methods,
 )
 from .process import declared_variants_problem
-from .replies import BadReply, one_line, printable, short
+from .replies import BadReply, short
 from .signals import Interrupted, owns_signals
 
 T = TypeVar("T")

@@ -29,8 +29,8 @@ import signal
 import subprocess
 import time
 
+from ..sinks import printable
 from .engine import EngineFailure, FailureKind
-from .replies import printable
 from .signals import LIVE_GROUPS, deferred
 
 #: The longest reply line accepted, in bytes (the protocol's limit).

@@ -22,6 +22,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
+from ..sinks import one_line, printable
 from . import replies, requests
 from .declarations import DeclarationError, read_plays
 from .engine import (
@@ -34,7 +35,7 @@ from .engine import (
     Opening,
 )
 from .pipes import EnginePipes
-from .replies import BadReply, one_line, printable, short, strict_json
+from .replies import BadReply, short, strict_json
 from .requests import CHANGES, Request
 
 T = TypeVar("T")

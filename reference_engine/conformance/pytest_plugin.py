@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from .. import sinks
 from .cases import Case, Target, load_cases
 from .engine import EngineSpecError, load_python_engine
 from .report import failure_text
@@ -65,9 +66,9 @@ class MatadorCaseItem(pytest.Item):
     def runtest(self) -> None:
         run = self.config.stash[_RUNNER].run_case(self.case, self.target)
         if run.verdict is Verdict.SKIP:
-            pytest.skip(run.message)
+            pytest.skip(sinks.printable(run.message))
         if run.verdict is not Verdict.PASS:
-            raise MatadorCaseFailure(failure_text(run))
+            raise MatadorCaseFailure(sinks.printable(failure_text(run)))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, MatadorCaseFailure):

@@ -37,6 +37,7 @@ from ..errors import NotationError
 from ..exits import ExitStatus
 from ..rules import Catalog, Rules, RulesError
 from ..safeio import FileKind, FileProblem, InputError, read_input
+from ..sinks import printable
 from . import attribution, fields
 from .attribution import FixedRule
 from .cases import ScriptedHand, Step, Target
@@ -45,7 +46,6 @@ from .counterfactual import Explainer
 from .declarations import Declaration
 from .engine import EngineInfo
 from .referenceside import anchored
-from .replies import printable
 from .report import RunSummary
 from .signals import Interrupted, stop_on_signals
 from .verdicts import CaseRun, Check, Verdict

@@ -10,48 +10,23 @@ list of legal actions names each action once. A check that fails raises
 :class:`BadReply`, which the transports turn into a ``bad_reply`` failure.
 
 Text an engine supplies (its name, its messages, its standard error) is shown
-through :func:`printable`, so it cannot drive the terminal it is printed on.
+through :func:`reference_engine.sinks.printable`, so it cannot drive the
+terminal it is printed on.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from .. import strictjson
+from ..sinks import printable
 
 TERMINATIONS = ("domino", "blocked", "redeal")
-
-#: Control characters (C0 but tab and newline, DEL, C1), the invisible and
-#: line-separating ones, the bidirectional marks and overrides, and lone surrogates:
-#: shown as escapes, never sent to a terminal (or an encoder) as they are.
-_UNPRINTABLE = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069"
-    "\ud800-\udfff\ufeff\ufff9-\ufffb]"
-)
 
 
 class BadReply(ValueError):
     """An answer of the wrong shape or types; the message says what is wrong."""
-
-
-def printable(text: object) -> str:
-    """``text`` with every control character written as an escape (``\\x1b``, ``\\u202e``):
-    also the invisible ones, the line separators, the marks that turn text around,
-    and a lone surrogate (which no output stream could even write)."""
-    return _UNPRINTABLE.sub(_escape, str(text))
-
-
-def _escape(found: re.Match[str]) -> str:
-    code = ord(found[0])
-    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
-
-
-def one_line(text: str) -> str:
-    """:func:`printable` ``text`` on one line: every run of white space (a line break,
-    a tab) one space, none at either end. For what an engine names itself."""
-    return " ".join(printable(text).split())
 
 
 def short(value: Any, limit: int = 200) -> str:

@@ -12,14 +12,12 @@ the run is incomplete. Nothing written contains NaN or Infinity.
 
 from __future__ import annotations
 
-import json
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
+from .. import sinks
 from .cases import SUITE_VERSION
 from .declarations import DERIVED_REASONS
 from .divergences import DifferentialResult
@@ -67,19 +65,8 @@ class RunSummary:
         return bool(self.unavailable) and all(run.verdict is Verdict.NOT_RUN for run in runs)
 
 
-@cache
-def _not_xml() -> re.Pattern[str]:
-    """Characters XML 1.0 cannot carry (an engine's messages and stderr may hold any);
-    compiled when first needed, as it takes a start-up 7 ms."""
-    return re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
-
-def _xml(text: str) -> str:
-    return _not_xml().sub("\ufffd", text)
-
-
 def _dumps(data: Any) -> str:
-    return json.dumps(data, default=str, allow_nan=False, ensure_ascii=False)
+    return sinks.json_text(data, default=str)
 
 
 def tally(runs: Sequence[CaseRun]) -> dict[str, Counter[Verdict]]:
@@ -179,7 +166,10 @@ def write_table(
     stream: TextIO,
     summary: RunSummary | None = None,
 ) -> None:
-    """The compliance table (variant x verdict) for a terminal, failures first."""
+    """The compliance table (variant x verdict) for a terminal, failures first; through a
+    :class:`~reference_engine.sinks.Terminal`, whatever the stream, as it shows an
+    engine's text."""
+    stream = cast(TextIO, sinks.Terminal(stream))
     if summary is not None and summary.judged_nothing(runs):
         stream.write(summary_text(summary, runs) + not_judged_text(runs))
         return

@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable, Collection, Iterable, Iterator
 
 from ..rules import Catalog, RulesError
+from ..sinks import printable
 from .canonical import Mismatch, canonical
 from .cases import Case, Target
 from .declared import not_applicable, stated_deviations
@@ -39,7 +40,6 @@ from .engine import (
 from .expectations import Skip, play_case
 from .inprocess import GuardedEngine
 from .process import ProcessEngine
-from .replies import printable
 from .selection import select
 from .signals import kill_engines
 from .verdicts import CaseRun, Check, Deviation, EngineUnavailable, Verdict

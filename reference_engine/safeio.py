@@ -252,10 +252,16 @@ class AtomicFile:
                 FileProblem.NOT_WRITABLE, path, error.strerror or str(error)
             ) from None
         self._temporary = Path(temporary)
-        # The file a run streams into is readable as the finished one will be
-        # (mkstemp makes it private), so an interrupted run's part can be read.
+        # A file replaced keeps its permissions (a private 0600 file stays private);
+        # a new one gets what the umask gives. The file a run streams into has them
+        # from the start (mkstemp makes it private), so an interrupted run's part
+        # can be read as the finished file could.
+        try:
+            self._mode = stat.S_IMODE(os.stat(target).st_mode)
+        except OSError:
+            self._mode = 0o666 & ~_umask()
         with contextlib.suppress(OSError):
-            os.fchmod(descriptor, 0o666 & ~_umask())
+            os.fchmod(descriptor, self._mode)
         mode = "wb" if binary else "w"
         self.stream: IO[str] | IO[bytes]
         if binary:
@@ -282,7 +288,7 @@ class AtomicFile:
             self.stream.flush()
             os.fsync(self.stream.fileno())
             self.stream.close()
-            os.chmod(self._temporary, 0o666 & ~_umask())
+            os.chmod(self._temporary, self._mode)
             os.replace(self._temporary, self._target)
         except OSError as error:
             with contextlib.suppress(OSError):

@@ -238,6 +238,66 @@ def test_the_output_is_never_one_of_the_inputs(
     assert given.read_text(encoding="utf-8") == "kept: as it was\n"
 
 
+#: Command lines whose input is a program or Python code, named as each command takes it.
+CODE_INPUTS = {
+    "program engine": (["conform", "--engine", "python {file}"], "engine.py"),
+    "python engine file": (["conform", "--engine", "python:{file}:Engine"], "engine.py"),
+    "python engine module": (["conform", "--engine", "python:pkg.mine:Engine"], "pkg/mine.py"),
+    "identify engine": (["identify", "--engine", "python {file}"], "engine.py"),
+    "strategy": (["simulate", "pagat", "--strategy", "greedy,python:{file}:S"], "mine.py"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(CODE_INPUTS))
+def test_the_output_is_never_the_code_under_test(
+    matador: Callable[..., CliResult], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    """An engine program, a Python engine's file or module, a strategy's module: each is an
+    input, found in a command line, a spec or a list, and -o may not replace it."""
+    monkeypatch.chdir(tmp_path)
+    line, name = CODE_INPUTS[kind]
+    code = tmp_path / name
+    code.parent.mkdir(exist_ok=True)
+    code.write_text("# the code under test\n", encoding="utf-8")
+    argv = [part.format(file=name) for part in line]
+
+    result = matador(*argv, "-o", name)
+
+    assert result.code == ExitStatus.USAGE, result.err
+    assert "also an input of this command" in result.err
+    assert code.read_text(encoding="utf-8") == "# the code under test\n"
+
+
+def test_example_copy_refuses_an_output_it_would_copy_over(
+    matador: Callable[..., CliResult], tmp_path: Path
+) -> None:
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    result = matador("example", "node", "--copy", str(folder), "-o", str(folder / "README.md"))
+    assert result.code == ExitStatus.USAGE
+    assert "--copy writes that file" in result.err
+    assert list(folder.iterdir()) == []
+
+
+@pytest.mark.parametrize("through_a_link", [False, True])
+def test_a_replaced_output_keeps_its_permissions(
+    matador: Callable[..., CliResult], tmp_path: Path, through_a_link: bool
+) -> None:
+    """A private file written again stays private, also when -o names a link to it."""
+    private = tmp_path / "private.txt"
+    private.write_text("old\n", encoding="utf-8")
+    private.chmod(0o600)
+    named = private
+    if through_a_link:
+        named = tmp_path / "link.txt"
+        named.symlink_to(private)
+    result = matador("list", "-o", str(named))
+    assert result.code == 0, result.err
+    assert stat.S_IMODE(private.stat().st_mode) == 0o600
+    assert "pagat" in private.read_text(encoding="utf-8")
+    assert named.is_symlink() is through_a_link
+
+
 def test_small_o_dev_null_is_written_to_not_replaced(matador: Callable[..., CliResult]) -> None:
     """``-o /dev/null`` discards the output, as the shell idiom expects; the device stays."""
     null = Path(os.devnull)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import shlex
+import shutil
 import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -380,9 +382,36 @@ def _named_files(argv: Sequence[str]) -> Iterator[str]:
         elif word.startswith("--output=") or (word.startswith("-o") and len(word) > 2):
             continue
         elif word.startswith("--") and "=" in word:
-            yield word.partition("=")[2]
+            yield from _files_in(word.partition("=")[2])
         else:
-            yield word
+            yield from _files_in(word)
+
+
+def _files_in(word: str) -> Iterator[str]:
+    """The files one word may name: itself; each word of a command line (``--engine "node
+    engine.js"``) and the program it runs, found on the PATH as a shell would; the file
+    or module of a ``python:FILE.py:NAME`` or ``python:MODULE:NAME`` spec (also one of a
+    list: ``--strategy python:mine.py:Mine,greedy``)."""
+    yield word
+    try:
+        words = shlex.split(word) if any(c.isspace() for c in word) else [word]
+    except ValueError:
+        words = word.split()
+    for number, token in enumerate(words):
+        if token != word:
+            yield token
+        if number == 0 and os.sep not in token:
+            found = shutil.which(token)
+            if found is not None:
+                yield found
+        for part in token.split(","):  # (strategies: NAME,NAME...)
+            if part.startswith("python:"):
+                spec = part[len("python:") :]
+                target = spec.rpartition(":")[0] or spec
+                yield target
+                module = os.path.join(*target.split("."))
+                yield module + ".py"
+                yield os.path.join(module, "__init__.py")
 
 
 def check_output(path: str | os.PathLike[str]) -> None:

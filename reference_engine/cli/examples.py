@@ -13,6 +13,7 @@ a DIR that is not a folder or cannot be made.
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 from pathlib import Path
 from typing import TextIO
@@ -64,7 +65,21 @@ def _example(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if args.copy is None:
         stdout.write(f"{source}\n")
         return ExitStatus.OK
-    return _copy((source, readme, *companions), Path(args.copy), args.language, stdout, stderr)
+    output = getattr(args, "output", None)
+    sources = (source, readme, *companions)
+    if output not in (None, "-") and _writes(sources, Path(args.copy), Path(output)):
+        stderr.write(
+            f"matador example: -o {output}: --copy writes that file; "
+            "give the output another name\n"
+        )
+        return ExitStatus.USAGE
+    return _copy(sources, Path(args.copy), args.language, stdout, stderr)
+
+
+def _writes(sources: tuple[Path, ...], folder: Path, output: Path) -> bool:
+    """Whether copying ``sources`` into ``folder`` would write the file ``output``."""
+    aimed = os.path.realpath(output)
+    return any(os.path.realpath(folder / source.name) == aimed for source in sources)
 
 
 def _copy(

@@ -168,13 +168,57 @@ def test_every_internal_link_resolves(site: Path) -> None:
 def test_a_second_build_replaces_the_first_whole(tmp_path: Path) -> None:
     folder = tmp_path / "out"
     assert _run("site", str(folder), "--variant", "dutch")[0] == 0
-    (folder / "stale.html").write_text("old", encoding="utf-8")
+    (folder / "CNAME").write_text("rules.example\n", encoding="utf-8")
+    (folder / "notes").mkdir()
+    (folder / "notes" / "mine.txt").write_text("mine", encoding="utf-8")
     status, out, _ = _run("site", str(folder), "--variant", "german")
     assert status == 0 and "1 variant" in out
-    assert not (folder / "stale.html").exists()
     assert (folder / "variants" / "german.html").is_file()
-    assert not (folder / "variants" / "dutch.html").exists()
+    assert not (folder / "variants" / "dutch.html").exists()  # the earlier site's: gone
+    # the user's files beside it are not the site's: kept as they were
+    assert (folder / "CNAME").read_text(encoding="utf-8") == "rules.example\n"
+    assert (folder / "notes" / "mine.txt").read_text(encoding="utf-8") == "mine"
     assert [p.name for p in tmp_path.iterdir()] == ["out"]  # no temporary folder left
+
+
+def test_a_file_the_new_site_would_write_over_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "out"
+    assert _run("site", str(folder), "--variant", "dutch")[0] == 0
+    mine = folder / "variants" / "german.html"
+    mine.write_text("my own page", encoding="utf-8")
+    status, out, err = _run("site", str(folder), "--variant", "german")
+    assert status != 0 and out == "" and err.count("\n") == 1
+    assert "variants/german.html there is not the earlier site's" in err
+    assert mine.read_text(encoding="utf-8") == "my own page"
+    assert (folder / "variants" / "dutch.html").is_file()
+
+
+@pytest.mark.parametrize(
+    "marker",
+    ["", "not json", "[]", '{"generator": "something else"}', '{"generator": "matador site"}'],
+)
+def test_a_file_named_like_the_manifest_is_not_one(tmp_path: Path, marker: str) -> None:
+    """A folder whose manifest is not one this command wrote is refused, and nothing in it
+    is touched."""
+    folder = tmp_path / "out"
+    folder.mkdir()
+    (folder / "matador-site.json").write_text(marker, encoding="utf-8")
+    (folder / "index.html").write_text("my own page", encoding="utf-8")
+    status, out, err = _run("site", str(folder), "--variant", "dutch")
+    assert status != 0 and out == "" and err.count("\n") == 1
+    assert "is not the manifest of a site made by matador site" in err
+    assert (folder / "index.html").read_text(encoding="utf-8") == "my own page"
+
+
+@pytest.mark.parametrize("name", ["", " ", "a" * 300])
+def test_a_folder_name_that_names_no_folder_gets_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    status, out, err = _run("site", name, "--variant", "dutch")
+    assert status != 0 and out == "" and err.count("\n") == 1, err
+    assert "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize(

@@ -69,8 +69,7 @@ def _example(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     sources = (source, readme, *companions)
     if output not in (None, "-") and _writes(sources, Path(args.copy), Path(output)):
         stderr.write(
-            f"matador example: -o {output}: --copy writes that file; "
-            "give the output another name\n"
+            f"matador example: -o {output}: --copy writes that file; give the output another name\n"
         )
         return ExitStatus.USAGE
     return _copy(sources, Path(args.copy), args.language, stdout, stderr)

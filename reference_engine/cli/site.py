@@ -38,6 +38,9 @@ def _site(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..site.folder import check_target, write_site
     from ..site.pages import site_files
 
+    if not args.folder.strip():
+        stderr.write("matador site: the folder's name is empty: give the folder to write\n")
+        return ExitStatus.USAGE
     target = Path(args.folder)
     check_target(target)  # before any work: a folder that cannot be used is said at once
     catalog = Catalog.shipped()

@@ -168,6 +168,12 @@ def site_files(catalog: Catalog, variants: Sequence[str]) -> list[SiteFile]:
             files.append(SiteFile(f"assets/{asset.name}", asset.read_text(encoding="utf-8")))
     for name in SCHEMA_FILES:
         files.append(SiteFile(f"spec/{name}", (spec_dir() / name).read_bytes()))
-    marker = {"generator": "matador site", "spec_version": SPEC_VERSION, "variants": list(variants)}
+    marker = {
+        "generator": "matador site",
+        "spec_version": SPEC_VERSION,
+        "variants": list(variants),
+        # every file the site is made of: a later build removes these, and only these
+        "files": sorted(item.path for item in files),
+    }
     files.append(SiteFile(MARKER, json.dumps(marker, indent=1) + "\n"))
     return files

@@ -60,8 +60,8 @@ from .arguments import (
     check_output,
     is_device,
     output_argument,
-    refuse_input_as_output,
 )
+from .inputs import refuse_input_as_output
 from .output import GuardedOutput, OutputClosed, OutputFailed
 
 #: Each group's parsers, added in this order to ``matador``'s commands.

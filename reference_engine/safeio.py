@@ -27,7 +27,7 @@ import stat
 from collections.abc import Iterator
 from contextvars import ContextVar
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from .textenum import TextEnum
 
@@ -299,6 +299,12 @@ class AtomicFile:
                 FileProblem.WRITE_FAILED, self.path, error.strerror or str(error)
             ) from None
 
+    def guarded(self) -> Any:
+        """The stream, but a write or flush that fails (a full disk) throws the file away,
+        leaving the destination as it was, and raises :class:`OutputError` (a failure to
+        write is not an interruption: no partial file is kept)."""
+        return _FailingWrites(self)
+
     def discard(self) -> None:
         """Throw the temporary file away; the destination is untouched."""
         if self._done:
@@ -308,6 +314,32 @@ class AtomicFile:
             self.stream.close()
         with contextlib.suppress(OSError):
             self._temporary.unlink()
+
+
+class _FailingWrites:
+    """An :class:`AtomicFile`'s stream whose write failures end the file (see ``guarded``)."""
+
+    def __init__(self, file: AtomicFile) -> None:
+        self._file = file
+
+    def write(self, text: Any) -> int:
+        try:
+            return self._file.stream.write(text)
+        except OSError as error:
+            raise self._failed(error) from None
+
+    def flush(self) -> None:
+        try:
+            self._file.stream.flush()
+        except OSError as error:
+            raise self._failed(error) from None
+
+    def _failed(self, error: OSError) -> OutputError:
+        self._file.discard()
+        return OutputError(FileProblem.WRITE_FAILED, self._file.path, error.strerror or str(error))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._file.stream, name)
 
 
 def _umask() -> int:

@@ -89,7 +89,7 @@ def _destination(output: str | None, stdout: TextIO, *, keep_partial: bool) -> I
         return
     with AtomicFile(output, keep_partial=keep_partial) as sink:
         # (the file gets what standard output would: no control sequence from an engine)
-        yield cast(TextIO, Terminal(sink.stream))
+        yield cast(TextIO, Terminal(sink.guarded()))
 
 
 def conform(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:

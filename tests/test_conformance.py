@@ -200,6 +200,7 @@ def test_json_report_has_header_lines_and_footer(
         "summary": f"{len(runs)} passed, 0 failed, 0 errored, 0 skipped",
         "engine_unavailable": None,
         "engine_stderr": "",
+        "slow_replies": None,
     }
 
 

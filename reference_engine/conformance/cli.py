@@ -258,6 +258,7 @@ def _run(
             stderr=unavailable.stderr if unavailable else "",
             random=random_result,
             finished=finished,
+            slowness=runner.latency.summary(),
         )
         if stream is not None:
             if not headed:  # interrupted before the engine had greeted
@@ -284,6 +285,9 @@ def _notes(summary: RunSummary, results: list[CaseRun], stderr: TextIO) -> None:
     if summary.interrupted:
         how, rest = interruption_line(summary, results).split(" ", 1)
         notes.append(f"{how.lower()} {rest}")
+    slow = summary.slowness.line() if summary.slowness is not None else None
+    if slow:
+        notes.append(" ".join(slow.replace("SLOW REPLIES", "slow replies", 1).split()))
     for note in filter(None, notes):
         stderr.write(f"matador conform: {note}\n")
 

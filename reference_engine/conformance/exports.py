@@ -59,7 +59,7 @@ def write_junit(
     context = _SuiteContext(
         stamp=datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
         hostname=socket.gethostname() or "localhost",
-        properties=_properties(info),
+        properties=_properties(info, summary),
     )
     suites = ElementTree.Element("testsuites", name="matador-conformance", timestamp=context.stamp)
     if summary is not None and (summary.judged_nothing(runs) or summary.interrupted):
@@ -135,9 +135,12 @@ class _SuiteContext:
         return suite
 
 
-def _properties(info: EngineInfo | None) -> tuple[tuple[str, str], ...]:
+def _properties(info: EngineInfo | None, summary: RunSummary | None) -> tuple[tuple[str, str], ...]:
     engine = (("engine", info.name), ("engine.version", info.version)) if info else ()
-    return (*engine, ("suite.version", SUITE_VERSION))
+    slowness = summary.slowness if summary is not None else None
+    slow = slowness.line() if slowness is not None else None
+    noted = (("slow.replies", " ".join(slow.split())),) if slow else ()
+    return (*engine, ("suite.version", SUITE_VERSION), *noted)
 
 
 def _count(element: ElementTree.Element, cases: Sequence[ElementTree.Element]) -> None:

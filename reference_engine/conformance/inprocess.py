@@ -18,6 +18,7 @@ import math
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Mapping
 from typing import Any, NoReturn, TypeVar
 
@@ -34,6 +35,7 @@ from .engine import (
     Opening,
     missing_methods,
 )
+from .latency import Latency
 from .process import declared_variants_problem
 from .replies import BadReply, short
 from .signals import Interrupted, owns_signals
@@ -109,10 +111,13 @@ class GuardedEngine:
         *,
         timeout: float | None = None,
         start_timeout: float | None = None,
+        latency: Latency | None = None,
     ) -> None:
         self.timeout = timeout
         #: The action the engine said it carried out, for the last action it accepted.
         self.laid: str | None = None
+        #: How close each call came to its deadline (a runner shares its own).
+        self.latency: Latency | None = latency
         self._engine: Any = self._bounded(
             start_timeout if timeout else None,
             "start the engine",
@@ -149,10 +154,14 @@ class GuardedEngine:
         stdout, sys.stdout = sys.stdout, sys.stderr
         try:
             previous = _armed(limit)
+            started = time.monotonic()
             try:
                 return function(*args)
             finally:
                 _disarm(previous)
+                latency = getattr(self, "latency", None)
+                if latency is not None and limit:
+                    latency.add(what, time.monotonic() - started, limit)
         except (EngineRefusal, EngineFailure):
             raise
         except _Deadline:

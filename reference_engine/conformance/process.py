@@ -34,6 +34,7 @@ from .engine import (
     FailureKind,
     Opening,
 )
+from .latency import Latency
 from .pipes import EnginePipes
 from .replies import BadReply, short, strict_json
 from .requests import CHANGES, Request
@@ -89,6 +90,8 @@ class ProcessEngine(EnginePipes):
         self._reasonless = False
         #: Whether the engine answered ``held`` with ``unknown_request``.
         self._no_held = False
+        #: How close each reply came to its deadline (a runner shares its own).
+        self.latency = Latency()
         super().__init__(command, cwd=cwd)
 
     def meanwhile(self, work: Callable[[], object]) -> None:
@@ -217,6 +220,7 @@ class ProcessEngine(EnginePipes):
                 work()
             deadline += time.monotonic() - started
         reply = self._reply(kind, request_id, deadline, seconds)
+        self.latency.add(kind, seconds - (deadline - time.monotonic()), seconds)
         self._owed = None
         if reply.get("type") == "error":
             code, message = reply.get("code"), reply.get("message", "")

@@ -22,6 +22,7 @@ from .cases import SUITE_VERSION
 from .declarations import DERIVED_REASONS
 from .divergences import DifferentialResult
 from .engine import PROTOCOL_VERSION, EngineInfo
+from .latency import Slowness
 from .randomreport import divergence_data, error_data, random_lines
 from .rulereport import RuleVerdict, Standing, rule_verdicts
 from .ruletext import deviation_data, deviation_lines, rule_data, rule_lines
@@ -54,6 +55,8 @@ class RunSummary:
     random: DifferentialResult | None = None
     #: How many case runs were run before the run stopped (None: all of the runs given).
     finished: int | None = None
+    #: How close the engine's replies came to their deadlines.
+    slowness: Slowness | None = None
 
     @property
     def complete(self) -> bool:
@@ -131,6 +134,9 @@ def summary_text(summary: RunSummary | None, runs: Sequence[CaseRun]) -> str:
         )
     if summary.interrupted:
         lines.append(interruption_line(summary, runs))
+    slow = summary.slowness.line() if summary.slowness is not None else None
+    if slow:
+        lines.append(slow)
     return "\n".join(lines) + ("\n" if lines else "")
 
 
@@ -360,9 +366,24 @@ class JsonLinesReport:
                 "summary": summary_line(self.runs, summary),
                 "engine_unavailable": summary.unavailable,
                 "engine_stderr": summary.stderr,
+                "slow_replies": _slow_data(summary.slowness),
                 **extra,
             }
         )
+
+
+def _slow_data(slowness: Slowness | None) -> dict[str, Any] | None:
+    """How close the replies came to their deadlines (:mod:`.latency`), or None."""
+    if slowness is None:
+        return None
+    return {
+        "replies": slowness.replies,
+        "over_half_the_deadline": slowness.close,
+        "slowest": [
+            {"request": reply.kind, "seconds": round(reply.seconds, 4), "deadline": reply.deadline}
+            for reply in slowness.slowest
+        ],
+    }
 
 
 def write_json(

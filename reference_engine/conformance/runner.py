@@ -39,6 +39,7 @@ from .engine import (
 )
 from .expectations import Skip, play_case
 from .inprocess import GuardedEngine
+from .latency import Latency
 from .process import ProcessEngine
 from .selection import select
 from .signals import kill_engines
@@ -100,6 +101,8 @@ class Runner:
         self.unavailable: EngineUnavailable | None = None
         #: The last failure, for the message that gives up on the engine.
         self.last_failure: EngineFailure | None = None
+        #: How close the replies of every engine started came to their deadlines.
+        self.latency = Latency()
 
     # ---- the engine's life
 
@@ -125,13 +128,20 @@ class Runner:
             self._pending = self._guarded()
 
     def _guarded(self) -> GuardedEngine:
-        return GuardedEngine(self.factory, timeout=self.timeout, start_timeout=self.start_timeout)
+        return GuardedEngine(
+            self.factory,
+            timeout=self.timeout,
+            start_timeout=self.start_timeout,
+            latency=self.latency,
+        )
 
-    @staticmethod
-    def _driver(guarded: GuardedEngine) -> Engine:
+    def _driver(self, guarded: GuardedEngine) -> Engine:
         """What the runner talks to: a program's driver, or an in-process engine's guard."""
         inner = guarded.engine
-        return inner if isinstance(inner, ProcessEngine) else guarded
+        if isinstance(inner, ProcessEngine):
+            inner.latency = self.latency  # (its handshake counted, then every reply)
+            return inner
+        return guarded
 
     def _start(self) -> Engine:
         self.starts += 1

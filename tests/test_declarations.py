@@ -20,6 +20,7 @@ import pytest
 
 from reference_engine.cli import run
 from reference_engine.conformance.cases import Case
+from reference_engine.conformance.codes import ErrorCode
 from reference_engine.conformance.declarations import (
     Declaration,
     DeclarationError,
@@ -27,7 +28,7 @@ from reference_engine.conformance.declarations import (
     read_plays,
 )
 from reference_engine.conformance.declared import DECLARED_CASE
-from reference_engine.conformance.engine import EngineInfo, ReferenceEngine
+from reference_engine.conformance.engine import EngineInfo, EngineRefusal, ReferenceEngine
 from reference_engine.conformance.rulereport import Standing, rule_verdicts
 from reference_engine.conformance.runner import Runner, select
 from reference_engine.conformance.verdicts import CaseRun, Check, Verdict
@@ -365,3 +366,37 @@ def test_an_action_laid_otherwise_shows_in_the_json_report() -> None:
     rules = {line["rule"]: line["standing"] for line in lines if line["type"] == "rule"}
     assert rules["same_action"] == "broken"
     assert all(value != "broken" for rule, value in rules.items() if rule != "same_action")
+
+
+class RefusesWhatItDeclares(ReferenceEngine):
+    """Declares gamerules.com with draw=pass, then refuses every match as unsupported."""
+
+    def hello(self) -> EngineInfo:
+        return EngineInfo(
+            "refuser",
+            "1",
+            variants=None,
+            plays={"gamerules-com": {"options": {"draw": ["pass"]}}},
+        )
+
+    def new_match(self, variant: str, options: Mapping[str, str], players: int) -> None:
+        raise EngineRefusal(ErrorCode.UNSUPPORTED, "not today")
+
+
+class RefusesWithoutDeclaring(RefusesWhatItDeclares):
+    """Declares nothing (every variant, every option), and refuses every match."""
+
+    def hello(self) -> EngineInfo:
+        return EngineInfo("refuser", "1", variants=None)
+
+
+def test_a_match_the_engine_declares_and_refuses_is_an_error_not_a_skip() -> None:
+    runs = judged(RefusesWhatItDeclares, ["gamerules-com"])
+    declared = [run for run in runs if dict(run.target.options) == {"draw": "pass"}]
+    assert declared and {run.verdict for run in declared} == {Verdict.ERROR}
+    assert all("declares" in run.message and "not today" in run.message for run in declared)
+    # the runs under other values are not asked: skipped, as the engine does not play them
+    assert {run.verdict for run in runs if run not in declared} == {Verdict.SKIP}
+    # an engine that declares nothing may refuse what it does not play: skipped
+    runs = judged(RefusesWithoutDeclaring, ["gamerules-com"])
+    assert runs and {run.verdict for run in runs} == {Verdict.SKIP}

@@ -313,6 +313,17 @@ class Runner:
             )
         except Skip as skip:
             run.verdict, run.message = Verdict.SKIP, str(skip)
+            info = self.info
+            if info is not None and (
+                info.variants is not None or not info.declaration(target.variant).ordinary
+            ):
+                # it names this variant, these options and player count among what it
+                # plays, then refuses them: the declaration is wrong, and a run of such
+                # refusals must not pass as "skipped"
+                run.verdict = Verdict.ERROR
+                run.message = (
+                    f"{skip}; an engine declares only what it plays (hello's variants and plays)"
+                )
         except EngineFailure as failure:
             run.verdict, run.failure = Verdict.ERROR, failure.kind
             run.message, run.stderr = failure.message, failure.stderr

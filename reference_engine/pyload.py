@@ -6,9 +6,11 @@ Python code: an engine's factory (a callable that takes no argument and returns
 an object with the methods of
 :class:`~reference_engine.conformance.engine.Engine`), or a strategy.
 
-* ``MODULE:NAME`` imports ``MODULE`` as ``python -m`` would: the current
-  folder (or the folders the caller gives) is searched first, so code in the
-  folder you work in needs no ``PYTHONPATH``.
+* ``MODULE:NAME`` imports ``MODULE`` from the current folder (or the folders
+  the caller gives), so code in the folder you work in needs no
+  ``PYTHONPATH``; in the judge those folders are searched last, so that a
+  module there named like a library cannot stand in for it
+  (:data:`FOLDERS_FIRST`).
 * ``path/to/file.py:NAME`` loads that file (relative to the same folder)
   as a module named after it (or, when another module has that name, a name
   of its own), its own folder searched for what it imports, as ``python
@@ -69,6 +71,46 @@ def load_callable(
     return _named(module, label, attribute, purpose)
 
 
+def check_spec(
+    spec: str,
+    *,
+    search: Sequence[Path] = (),
+    noun: str = "FACTORY",
+    example: str = "my_engine:make_engine",
+) -> None:
+    """Raise :class:`PythonSpecError` when ``spec`` cannot name a callable, judging without
+    running any of its code: its form, the file it names, the top-level module it names
+    (found, not imported). What only importing tells (an error in the module's code, a
+    missing attribute) is left to whoever loads it."""
+    forms = f"MODULE:{noun} or path/to/file.py:{noun}"
+    target, _, attribute = spec.strip().rpartition(":")
+    if not target or not attribute:
+        raise PythonSpecError(f"{spec!r} is not {forms} (e.g. python:{example})")
+    if not all(part.isidentifier() for part in attribute.split(".")):
+        raise PythonSpecError(f"{attribute!r} in {spec!r} is not a Python name ({forms})")
+    folders = [Path(folder).resolve() for folder in search] or [Path.cwd()]
+    if _is_file(target):
+        given = Path(target).expanduser()
+        candidates = [given] if given.is_absolute() else [folder / given for folder in folders]
+        if not any(candidate.is_file() for candidate in candidates):
+            where = "" if given.is_absolute() else " in " + " or ".join(map(str, folders))
+            raise PythonSpecError(f"cannot load {target!r}: no such file{where}")
+        return
+    if not all(part.isidentifier() for part in target.split(".")):
+        raise PythonSpecError(f"{spec!r} is not {forms} (e.g. python:{example})")
+    top = target.split(".")[0]
+    import importlib.machinery
+
+    paths = [str(folder) for folder in folders] + [entry or os.curdir for entry in sys.path]
+    if top not in sys.builtin_module_names and (
+        importlib.machinery.PathFinder.find_spec(top, paths) is None
+    ):
+        where = " or ".join(str(folder) for folder in folders)
+        raise PythonSpecError(
+            f"cannot import {target!r}: no module {top!r} in {where} or on the Python path"
+        )
+
+
 def _is_file(target: str) -> bool:
     return target.endswith(".py") or "/" in target or os.sep in target
 
@@ -83,12 +125,22 @@ def _one_line(error: BaseException) -> str:
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
+#: Whether the folders searched go first on the module search path (as ``python -m``
+#: puts its own), or last. A process that hosts the code alone (:mod:`.conformance.pyhost`)
+#: puts them first; the judge, whose own later imports (``jinja2`` for a report) must
+#: not find a module of the same name in someone's folder, puts them last.
+FOLDERS_FIRST = False
+
+
 def _search_first(folders: Sequence[Path]) -> None:
-    """Put ``folders`` at the front of the module search path, as ``python -m`` does."""
+    """Put ``folders`` on the module search path: first or last (:data:`FOLDERS_FIRST`)."""
     present = {os.path.abspath(entry or os.curdir) for entry in sys.path}
-    for folder in reversed(folders):
+    for folder in reversed(folders) if FOLDERS_FIRST else folders:
         if str(folder) not in present:
-            sys.path.insert(0, str(folder))
+            if FOLDERS_FIRST:
+                sys.path.insert(0, str(folder))
+            else:
+                sys.path.append(str(folder))
     importlib.invalidate_caches()  # a module written since the last import is found
 
 

@@ -335,9 +335,8 @@ class ScoresNothing(ReferenceEngine):
 def zero_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("zero")
     (folder / "zero_engine.py").write_text(ZERO_ENGINE, encoding="utf-8")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.syspath_prepend(str(folder))
-        yield "python:zero_engine:ScoresNothing"
+    # (a file spec: the engine runs in a process of its own, which has no sys.path of ours)
+    yield f"python:{folder / 'zero_engine.py'}:ScoresNothing"
 
 
 @pytest.fixture(scope="module")

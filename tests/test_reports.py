@@ -278,7 +278,8 @@ def test_a_crash_mid_run_still_writes_the_html_report(tmp_path: Path) -> None:
     CrashesAfterTwoMatches.started = 0
     target = tmp_path / "report.html"
     code, out, err = conform(
-        "--engine", "python:test_reports:CrashesAfterTwoMatches", "--variant", "pagat",
+        "--engine", "python:test_reports:CrashesAfterTwoMatches", "--in-process",
+        "--variant", "pagat",
         "--report", "html", "--output", str(target),
     )  # fmt: skip
     assert code == 4, err  # the engine became unavailable

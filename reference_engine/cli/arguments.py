@@ -190,8 +190,14 @@ def engine_argument(parser: argparse.ArgumentParser, *, default: str = "") -> No
         metavar="COMMAND",
         required=not default,
         help='an engine program speaking spec/protocol.md (e.g. "matador engine"), or '
-        "python:MODULE:FACTORY or python:path/to/file.py:FACTORY for an in-process "
-        "Python engine, looked for in the current folder first" + default,
+        "python:MODULE:FACTORY or python:path/to/file.py:FACTORY for a Python engine, "
+        "looked for in the current folder first and run in a process of its own" + default,
+    )
+    parser.add_argument(
+        "--in-process",
+        action="store_true",
+        help="run a python: engine inside the judge: faster, but it trusts the engine's "
+        "code (its prints, a hang while it loads, the processes it starts)",
     )
 
 

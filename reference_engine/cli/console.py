@@ -45,6 +45,15 @@ class QuietErrors(io.TextIOBase):
 
 def main() -> None:
     """Console entry point."""
+    # The judge never imports from the folder it is run in (``python -m`` puts it first):
+    # a jinja2.py or statistics.py there must not stand in for the library. A python:
+    # engine or strategy is looked for there explicitly (reference_engine.pyload).
+    # (kept when the package itself comes from there, a checkout run with python -m:
+    # the worker processes a simulation spawns must find it where the parent did)
+    here = os.getcwd() if os.path.isdir(os.curdir) else None
+    package_home = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    if here is not None and os.path.realpath(here) != os.path.realpath(package_home):
+        sys.path[:] = [entry for entry in sys.path if entry not in ("", os.curdir, here)]
     stdout: TextIO = sys.stdout if sys.stdout is not None else ClosedStream()
     stderr = cast(TextIO, QuietErrors(sys.stderr))
     try:

@@ -23,9 +23,11 @@ from collections.abc import Callable, Iterator
 from typing import TextIO, cast
 
 from ..exits import ExitStatus
+from ..pyload import check_spec
 from ..rules import Catalog
 from ..safeio import AtomicFile, OutputError, check_output_path
 from ..sinks import Terminal
+from . import pyhost
 from .cases import Case, Target, load_cases
 from .differential import DifferentialResult, Divergence, differential, game_targets
 from .engine import Engine, EngineInfo, ReferenceEngine, load_python_engine
@@ -47,13 +49,25 @@ FAIL_FAST = "--fail-fast"
 
 
 def engine_factory(
-    spec: str | None, timeout: float, start_timeout: float | None = None
+    spec: str | None,
+    timeout: float,
+    start_timeout: float | None = None,
+    *,
+    in_process: bool = False,
 ) -> Callable[[], Engine]:
-    """A factory for the engine named on the command line (ValueError if it names none)."""
+    """A factory for the engine named on the command line (ValueError if it names none).
+
+    A ``python:`` engine runs in a process of its own (:mod:`.pyhost`), as any program
+    does; ``in_process`` loads it into the judge instead (faster, and trusting its code).
+    """
     if spec is None:
         return ReferenceEngine
     if spec.startswith("python:"):
-        return load_python_engine(spec.removeprefix("python:"))
+        if in_process:
+            return load_python_engine(spec.removeprefix("python:"))
+        check_spec(spec.removeprefix("python:"))  # (its form and whereabouts, nothing run)
+        hosted = pyhost.command(spec.removeprefix("python:"))
+        return lambda: ProcessEngine(hosted, timeout=timeout, start_timeout=start_timeout)
     if not spec.strip():
         raise ValueError("--engine is empty; give a command, or python:MODULE:FACTORY")
     return lambda: ProcessEngine(spec, timeout=timeout, start_timeout=start_timeout)
@@ -67,7 +81,12 @@ def engine_runner(
     None once the usage error is written (``--engine`` names no engine).
     """
     try:
-        factory = engine_factory(args.engine, args.timeout, args.start_timeout)
+        factory = engine_factory(
+            args.engine,
+            args.timeout,
+            args.start_timeout,
+            in_process=getattr(args, "in_process", False),
+        )
     except ValueError as error:
         stderr.write(f"matador {command}: --engine: {error}\n")
         return None

@@ -11,19 +11,27 @@ history) and is skipped when the engine does not declare the variant.
 It works from any project: the cases and variants are the installed package's
 own data (:mod:`~reference_engine.rules.datafiles`), never files under the
 rootdir, and the engine's module or file is looked for in the folder pytest was
-started from, then in the rootdir, before the Python path.
+started from, then in the rootdir, before the Python path. The engine runs in a
+process of its own, under ``--matador-timeout`` and ``--matador-start-timeout``
+as ``matador conform`` runs it; ``--matador-in-process`` loads it into pytest's
+process instead (faster, trusting its code).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from .. import sinks
+from ..pyload import check_spec
+from . import pyhost
 from .cases import Case, Target, load_cases
-from .engine import EngineSpecError, load_python_engine
+from .engine import Engine, EngineSpecError, load_python_engine
+from .process import ProcessEngine
 from .report import failure_text
 from .runner import Runner, Verdict, select
 
@@ -35,13 +43,33 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--matador-engine",
         metavar="MODULE:FACTORY",
-        help="run the Matador conformance cases against this in-process engine "
+        help="run the Matador conformance cases against this Python engine "
         "(MODULE:FACTORY or path/to/file.py:FACTORY)",
     )
     parser.addini(
         "matador_engine",
-        "the in-process engine --matador-engine runs the cases against when it is not given",
+        "the Python engine --matador-engine runs the cases against when it is not given",
         default="",
+    )
+    group.addoption(
+        "--matador-timeout",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="the deadline of each request to the engine (default 5)",
+    )
+    group.addoption(
+        "--matador-start-timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="the deadline of the engine's start and handshake (default 10)",
+    )
+    group.addoption(
+        "--matador-in-process",
+        action="store_true",
+        help="load the engine into pytest's own process (faster; it trusts the engine's code) "
+        "instead of a process of its own",
     )
     group.addoption(
         "--matador-variant", action="append", default=[], help="only cases of this variant"
@@ -89,14 +117,25 @@ def pytest_collection_modifyitems(
     spec = config.getoption("--matador-engine") or str(config.getini("matador_engine")).strip()
     if not spec:
         return
+    timeout = config.getoption("--matador-timeout")
+    start_timeout = config.getoption("--matador-start-timeout")
+    folders = _search_folders(config)
+    factory: Callable[[], Engine]
     try:
-        factory = load_python_engine(spec, search=_search_folders(config))
+        if config.getoption("--matador-in-process"):
+            factory = load_python_engine(spec, search=folders)
+        else:
+            # in a process of its own, as conform runs it: its import, its prints, the
+            # processes it starts are under the same deadlines and stopping
+            check_spec(spec, search=folders)
+            hosted = pyhost.command(spec, folders)
+            factory = partial(ProcessEngine, hosted, timeout=timeout, start_timeout=start_timeout)
     except EngineSpecError as error:
         raise pytest.UsageError(f"--matador-engine: {error}") from None
     cases, problems = load_cases()
     if problems:
         raise pytest.UsageError("the case files have problems: " + "; ".join(map(str, problems)))
-    config.stash[_RUNNER] = Runner(factory)
+    config.stash[_RUNNER] = Runner(factory, timeout=timeout, start_timeout=start_timeout)
     for case, target in select(
         cases,
         variants=config.getoption("--matador-variant"),

@@ -41,6 +41,7 @@ from .expectations import Skip, play_case
 from .inprocess import GuardedEngine
 from .latency import Latency
 from .process import ProcessEngine
+from .pyhost import not_started
 from .selection import select
 from .signals import kill_engines
 from .verdicts import CaseRun, Check, Deviation, EngineUnavailable, Verdict
@@ -175,12 +176,15 @@ class Runner:
     def _handshake_failed(self, failure: EngineFailure) -> EngineUnavailable:
         # An engine that cannot get through its handshake will not get further on a
         # second try: give up at once and say it once.
-        message = failure.message
-        if failure.kind is FailureKind.CANNOT_START:
+        message, stderr = failure.message, failure.stderr
+        hosted = not_started(stderr)  # (a python: engine's host says why in one line)
+        if hosted is not None:
+            message, stderr = f"the engine did not start: {hosted}", ""
+        elif failure.kind is FailureKind.CANNOT_START:
             message = f"the engine did not start: {message}"
         elif failure.kind is not FailureKind.HANDSHAKE:
             message = f"the handshake failed: {message}"
-        return self._give_up(message, failure.stderr)
+        return self._give_up(message, stderr)
 
     def _check_handshake(self, info: EngineInfo) -> None:
         if info.protocol != PROTOCOL_VERSION:

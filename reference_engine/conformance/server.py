@@ -32,7 +32,7 @@ from typing import Any, BinaryIO, TextIO
 from .. import strictjson
 from .codes import ErrorCode
 from .declarations import as_data, read_plays
-from .engine import PROTOCOL_VERSION, Engine, EngineRefusal, ReferenceEngine
+from .engine import PROTOCOL_VERSION, Engine, EngineInfo, EngineRefusal, ReferenceEngine
 from .requestcheck import OutOfRange, id_problem, request_problem, shown
 from .requestcheck import protocol_schema as protocol_schema
 
@@ -67,6 +67,11 @@ def _hello(engine: Engine, request: Mapping[str, Any]) -> dict[str, Any]:
             f"this engine speaks {PROTOCOL_VERSION}, not {shown(request['protocol'])}",
         )
     info = engine.hello()
+    if not isinstance(info, EngineInfo):
+        raise EngineRefusal(
+            ErrorCode.INTERNAL_ERROR,
+            f"hello() must return an EngineInfo, not {type(info).__name__}",
+        )
     variants = None if info.variants is None else {k: dict(v) for k, v in info.variants.items()}
     reply = {
         "type": "hello",
@@ -142,12 +147,18 @@ REQUEST_TYPES = (*HANDLERS, "quit")
 
 
 def answer(
-    engine: Engine, line: str | bytes, *, diagnostics: TextIO | None = None
+    engine: Engine,
+    line: str | bytes,
+    *,
+    diagnostics: TextIO | None = None,
+    failures: type[BaseException] = Exception,
 ) -> tuple[dict[str, Any], bool]:
     """The reply to one request line, and whether the session should end.
 
     ``diagnostics`` receives the traceback of an engine that fails unexpectedly
-    (the reply is then ``internal_error``).
+    (the reply is then ``internal_error``); ``failures`` are the exceptions taken
+    as the engine failing (a host of untrusted code takes ``BaseException``: an
+    exit or an interrupt the engine raises is its failure too).
     """
     try:
         request = _parse(line)
@@ -184,7 +195,7 @@ def answer(
         except ValueError:
             code, refusal.message = ErrorCode.INTERNAL_ERROR, f"{refusal.code}: {refusal.message}"
         return _error(request_id, code, refusal.message), False
-    except Exception as error:  # a bug in the engine must not end the session
+    except failures as error:  # a bug in the engine must not end the session
         if diagnostics is not None:
             diagnostics.write("".join(traceback.format_exception(error)))
             diagnostics.flush()
@@ -214,6 +225,7 @@ def serve(
     engine: Engine | None = None,
     *,
     stderr: TextIO | None = None,
+    failures: type[BaseException] = Exception,
 ) -> int:
     """Answer requests, one JSON object per line, until ``quit`` or end of input.
 
@@ -229,10 +241,10 @@ def serve(
         elif not line.strip():
             continue
         else:
-            reply, done = answer(engine, line, diagnostics=diagnostics)
+            reply, done = answer(engine, line, diagnostics=diagnostics, failures=failures)
         try:
             text = encode(reply)
-        except (TypeError, ValueError) as error:
+        except failures as error:  # (what the engine gave cannot be read or written)
             message = f"the engine's reply cannot be written as JSON: {error}"
             text = encode(_error(reply.get("id"), ErrorCode.INTERNAL_ERROR, message))
         if len(text) > MAX_LINE_BYTES:

@@ -200,41 +200,78 @@ def test_a_timeout_that_is_not_a_finite_positive_number_is_a_usage_error(value: 
         ("", "--engine is empty"),
         ("python:", "is not MODULE:FACTORY"),
         ("python:no_such_module_anywhere:make", "cannot import 'no_such_module_anywhere'"),
-        ("python:os:sep", "not a callable"),
-        ("python:os:no_such_factory", "has no attribute"),
-        ("python:hostile_broken_engine:make", "importing 'hostile_broken_engine' failed"),
+        ("python:no_such_file_anywhere.py:make", "cannot load 'no_such_file_anywhere.py'"),
     ],
 )
-def test_an_engine_spec_that_names_no_engine_is_a_clear_usage_error(engine: str, says: str) -> None:
-    done = run_matador("conform", "--engine", engine, *TWO, env=_python_engines())
+@pytest.mark.parametrize("mode", [(), ("--in-process",)], ids=["hosted", "in-process"])
+def test_an_engine_spec_that_names_no_engine_is_a_clear_usage_error(
+    engine: str, says: str, mode: tuple[str, ...]
+) -> None:
+    """What the spec's form and whereabouts tell, without running any of its code."""
+    done = run_matador("conform", "--engine", engine, *mode, *TWO, env=_python_engines())
     assert done.status == ExitStatus.USAGE, done.output
     assert says in done.stderr
 
 
-@pytest.mark.parametrize(
-    ("engine", "status", "says"),
-    [
-        ("/no/such/engine/program", UNAVAILABLE, "cannot start"),
-        ("python:hostile_engines:not_an_engine", UNAVAILABLE, "lacks the engine method(s)"),
-        ("python:hostile_engines:factory_raises", UNAVAILABLE, "RuntimeError: no tables"),
-        ("python:hostile_engines:hello_returns_text", UNAVAILABLE, "must return an EngineInfo"),
-        ("python:hostile_engines:HangsInLegal", INVALID, "no answer to legal within 1 s"),
-        ("python:hostile_engines:RaisesInLegal", INVALID, "ZeroDivisionError"),
-        ("python:hostile_engines:LegalIsNotAList", INVALID, "legal() must be a list of strings"),
-        ("python:hostile_engines:SwallowsTheDeadline", INVALID, "no answer to legal within 1 s"),
-        ("python:hostile_engines:RaisesGeneratorExit", INVALID, "raised GeneratorExit"),
-        ("python:hostile_engines:RaisesKeyboardInterrupt", INVALID, "raised KeyboardInterrupt"),
-        ("python:hostile_engines:LegalThatCannotBeRead", INVALID, "cannot be read"),
-        ("python:hostile_engines:LeavesAThreadRunning", ExitStatus.OK, "2 passed"),
-        ("python:hostile_engines:ExitsInApply", INVALID, "SystemExit"),
-    ],
-)
-def test_a_python_engine_that_misbehaves_in_process_is_judged_like_a_program(
-    engine: str, status: int, says: str
+#: Specs whose code must run to tell they name no engine.
+LOADED = [
+    ("python:os:sep", "not a callable"),
+    ("python:os:no_such_factory", "has no attribute"),
+    ("python:hostile_broken_engine:make", "importing 'hostile_broken_engine' failed"),
+]
+
+
+@pytest.mark.parametrize(("engine", "says"), LOADED)
+def test_a_spec_that_loads_no_engine_in_process_is_a_usage_error(engine: str, says: str) -> None:
+    done = run_matador("conform", "--engine", engine, "--in-process", *TWO, env=_python_engines())
+    assert done.status == ExitStatus.USAGE, done.output
+    assert says in done.stderr
+
+
+@pytest.mark.parametrize(("engine", "says"), LOADED)
+def test_a_hosted_spec_that_loads_no_engine_is_unavailable_saying_why(
+    engine: str, says: str
 ) -> None:
-    done = run_matador("conform", "--engine", engine, *FAST, *TWO, env=_python_engines())
+    done = run_matador("conform", "--engine", engine, *TWO, env=_python_engines())
+    assert done.status == UNAVAILABLE, done.output
+    assert says in done.output and "ENGINE UNAVAILABLE" in done.output
+
+
+#: How each misbehaving Python engine is judged, in the judge and in a process of its own.
+MISBEHAVING = [
+    ("not_an_engine", UNAVAILABLE, "lacks the engine method(s)", None),
+    ("factory_raises", UNAVAILABLE, "RuntimeError: no tables", None),
+    ("hello_returns_text", UNAVAILABLE, "must return an EngineInfo", None),
+    ("HangsInLegal", INVALID, "no answer to legal within 1 s", "no reply to 'legal' within 1 s"),
+    ("RaisesInLegal", INVALID, "ZeroDivisionError", None),
+    (
+        "LegalIsNotAList", INVALID, "legal() must be a list of strings",
+        "the legal actions must be a list of strings",
+    ),
+    (
+        "SwallowsTheDeadline", INVALID, "no answer to legal within 1 s",
+        "no reply to 'legal' within 1 s",
+    ),
+    ("RaisesGeneratorExit", INVALID, "raised GeneratorExit", "failed on legal: GeneratorExit"),
+    (
+        "RaisesKeyboardInterrupt", INVALID, "raised KeyboardInterrupt",
+        "failed on legal: KeyboardInterrupt",
+    ),
+    ("LegalThatCannotBeRead", INVALID, "cannot be read", "cannot list my items"),
+    ("LeavesAThreadRunning", ExitStatus.OK, "2 passed", None),
+    ("ExitsInApply", INVALID, "SystemExit", None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "status", "in_process", "hosted"), MISBEHAVING)
+@pytest.mark.parametrize("mode", [(), ("--in-process",)], ids=["hosted", "in-process"])
+def test_a_python_engine_that_misbehaves_is_judged_like_a_program(
+    name: str, status: int, in_process: str, hosted: str | None, mode: tuple[str, ...]
+) -> None:
+    engine = f"python:hostile_engines:{name}"
+    done = run_matador("conform", "--engine", engine, *mode, *FAST, *TWO, env=_python_engines())
     assert done.status == status, done.output
-    assert says in done.output
+    assert (in_process if mode else hosted or in_process) in done.output
 
 
 def _python_engines() -> dict[str, str]:

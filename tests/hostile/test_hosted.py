@@ -1,0 +1,97 @@
+"""A ``python:`` engine is run in a process of its own: its code cannot act through the judge.
+
+Each engine here is a file written for the test, whose code does at import what
+a hostile or careless engine does: hang, print, start a process that would
+outlive the run, raise ``KeyboardInterrupt``; or a folder holding modules named
+like the libraries the judge imports. :func:`~harness.run_matador` fails the test
+on a hang, a traceback or a process left behind.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from reference_engine.exits import ExitStatus
+
+from .harness import run_matador
+
+pytestmark = pytest.mark.slow
+
+TWO = ("--case", "survey-annotated-opening", "--variant", "gamerules-com")
+
+#: The reference engine, from the file the test writes.
+ENGINE = "from reference_engine.conformance.engine import ReferenceEngine as Engine\n"
+
+
+def _engine(folder: Path, code: str) -> str:
+    (folder / "engine.py").write_text(code + ENGINE, encoding="utf-8")
+    return "python:engine.py:Engine"
+
+
+def test_an_engine_whose_import_hangs_is_unavailable_at_the_start_deadline(
+    tmp_path: Path,
+) -> None:
+    engine = _engine(tmp_path, "import time\ntime.sleep(600)\n")
+    done = run_matador(
+        "conform", "--engine", engine, "--start-timeout", "2", *TWO, cwd=tmp_path, timeout=30
+    )
+    assert done.status == ExitStatus.ENGINE_UNAVAILABLE, done.output
+    assert "no reply to 'hello' within" in done.stdout  # (the start deadline)
+    assert done.seconds < 20
+
+
+def test_what_an_engine_prints_never_reaches_the_report(tmp_path: Path) -> None:
+    code = (
+        "import os, sys\n"
+        "print('printed at import')\n"
+        "os.write(1, b'written to descriptor 1\\n')\n"
+        "sys.__stdout__.write('to the real stdout\\n'); sys.__stdout__.flush()\n"
+    )
+    engine = _engine(tmp_path, code)
+    done = run_matador("conform", "--engine", engine, "--report", "json", *TWO, cwd=tmp_path)
+    assert done.status == ExitStatus.OK, done.output
+    kinds = [json.loads(line)["type"] for line in done.stdout.splitlines()]  # every line JSON
+    assert kinds[0] == "header" and kinds[-1] == "footer"
+    assert "printed at import" not in done.stdout
+
+
+def test_a_process_the_engine_starts_does_not_outlive_the_run(tmp_path: Path) -> None:
+    code = (
+        "import subprocess, sys\n"
+        "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'])\n"
+    )
+    engine = _engine(tmp_path, code)
+    done = run_matador("conform", "--engine", engine, *TWO, cwd=tmp_path)
+    assert done.status == ExitStatus.OK, done.output  # (run_matador finds any left)
+
+
+def test_an_interrupt_raised_at_import_is_the_engine_s_failure_said_in_one_line(
+    tmp_path: Path,
+) -> None:
+    engine = _engine(tmp_path, "raise KeyboardInterrupt\n")
+    done = run_matador("conform", "--engine", engine, *TWO, cwd=tmp_path)
+    assert done.status == ExitStatus.ENGINE_UNAVAILABLE, done.output
+    first = done.stdout.splitlines()[0]
+    assert first.startswith("ENGINE UNAVAILABLE: the engine did not start: ")
+    assert "KeyboardInterrupt" in first
+
+
+@pytest.mark.parametrize("report", ["html", "junit", "markdown"])
+@pytest.mark.parametrize("mode", [(), ("--in-process",)], ids=["hosted", "in-process"])
+def test_modules_named_like_the_judge_s_libraries_do_not_replace_them(
+    tmp_path: Path, report: str, mode: tuple[str, ...]
+) -> None:
+    for name in ("jinja2", "markupsafe", "xml", "statistics", "json", "rich"):
+        (tmp_path / f"{name}.py").write_text("raise SystemExit('shadowed')\n", encoding="utf-8")
+    engine = _engine(tmp_path, "")
+    target = tmp_path / f"report.{report}"
+    done = run_matador(
+        "conform", "--engine", engine, *mode, *TWO, "--report", report, "-o", str(target),
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert done.status == ExitStatus.OK, done.output
+    assert "shadowed" not in done.output
+    assert target.stat().st_size > 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import signal
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, TextIO
@@ -131,7 +132,7 @@ def _default_jobs() -> int:
 
 
 def _simulate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    from ..conformance.signals import stop_on_signals
+    from ..conformance.signals import Interrupted, stop_on_signals
     from ..engine.strategies import UnknownStrategy, strategy_named
     from ..simulate import simulate_all
     from ..simulate.report import FORMATS
@@ -192,7 +193,7 @@ def _simulate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     stopped = results[0].interrupted
     if stopped is not None:
         stderr.write(f"matador simulate: stopped by {stopped}; the report has what was finished\n")
-        return ExitStatus.INTERRUPTED if stopped == "SIGINT" else ExitStatus.TERMINATED
+        return Interrupted(getattr(signal, stopped, signal.SIGTERM)).status
     return ExitStatus.OK
 
 

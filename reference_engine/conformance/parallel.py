@@ -8,6 +8,7 @@ engine program started once, and the results are merged as one run's would be
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -48,7 +49,7 @@ def in_parallel(
         max_workers=jobs,
         mp_context=context,
         initializer=_start_worker,
-        initargs=(command, timeouts),
+        initargs=(command, timeouts, os.getpid()),
     )
     try:
         futures = [pool.submit(_job, target, games, seed) for target in targets]
@@ -89,7 +90,7 @@ def _stop_workers(pool: Any) -> None:
 _WORKER: dict[str, Runner] = {}
 
 
-def _start_worker(command: str, timeouts: tuple[float, float | None]) -> None:
+def _start_worker(command: str, timeouts: tuple[float, float | None], parent: int) -> None:
     """Start a worker process's engine program, once; stop it when the worker ends.
 
     On SIGINT or SIGTERM the worker stops its engine program and exits at once;
@@ -100,8 +101,11 @@ def _start_worker(command: str, timeouts: tuple[float, float | None]) -> None:
     import signal
     from multiprocessing.util import Finalize
 
+    from ..orphans import die_with_parent
     from .process import ProcessEngine
     from .runner import Runner
+
+    die_with_parent(parent)  # (a parent ended by SIGKILL leaves no worker, nor its engine)
 
     def stop(signum: int, frame: object) -> None:
         runner = _WORKER.get("runner")

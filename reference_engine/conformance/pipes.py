@@ -29,6 +29,7 @@ import signal
 import subprocess
 import time
 
+from ..orphans import before_exec
 from ..sinks import printable
 from .engine import EngineFailure, FailureKind
 from .signals import LIVE_GROUPS, deferred
@@ -70,6 +71,8 @@ class EnginePipes:
                     cwd=cwd,
                     start_new_session=True,
                     bufsize=0,
+                    # (the engine ends with the judge, even one ended by SIGKILL)
+                    preexec_fn=before_exec(),
                 )
                 LIVE_GROUPS.add(self._process.pid)
         except (OSError, ValueError) as error:

@@ -24,6 +24,7 @@ import atexit
 import contextlib
 import gc
 import itertools
+import os
 import pickle
 import signal
 from collections.abc import Callable, Generator, Iterator, Sequence
@@ -33,6 +34,7 @@ from typing import Any
 from ..engine.scoring import sides
 from ..engine.strategies import STRATEGIES, Strategy, strategy_named
 from ..extras import Extra, install_hint
+from ..orphans import die_with_parent
 from ..rules import Rules
 from .results import Statistics
 from .tally import Chunk, Tally, play_chunk
@@ -208,8 +210,9 @@ def _played(
 _GROUP_SIGNALS = {signal.SIGINT, signal.SIGHUP}
 
 
-def _worker_started() -> None:
-    """Set up a worker process: quiet (:func:`_quiet_worker`), and quick to end.
+def _worker_started(parent: int) -> None:
+    """Set up a worker process: quiet (:func:`_quiet_worker`), ended with its parent
+    whatever ends it (:func:`~reference_engine.orphans.die_with_parent`), and quick to end.
 
     At exit, the worker's objects are frozen out of the garbage collector
     before the interpreter is torn down: the collections of that teardown,
@@ -217,6 +220,7 @@ def _worker_started() -> None:
     simulation's wall time, while its results had all been sent.
     """
     _quiet_worker()
+    die_with_parent(parent)  # (a parent ended by SIGKILL leaves no worker playing on)
     atexit.register(gc.freeze)
 
 
@@ -255,11 +259,15 @@ def _on_processes(jobs: int, work: Iterator[Job]) -> Iterator[tuple[int, Tally]]
     from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
-    pool = ProcessPoolExecutor(
-        max_workers=jobs,
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=_worker_started,
-    )
+    # (made with the group signals held: the pool's locks start multiprocessing's
+    # resource tracker, which must not die of a hang-up meant for this process)
+    with _group_signals_blocked():
+        pool = ProcessPoolExecutor(
+            max_workers=jobs,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_worker_started,
+            initargs=(os.getpid(),),
+        )
     pending: set[Future[tuple[int, Tally]]] = set()
 
     def top_up() -> None:

@@ -38,6 +38,7 @@ TOP_LEVEL = {
     "exits.py",
     "extras.py",
     "notation.py",
+    "orphans.py",
     "pyload.py",
     "sinks.py",
     "safeio.py",

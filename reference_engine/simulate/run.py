@@ -317,6 +317,13 @@ def _on_dask(scheduler: Any, work: Iterator[Job]) -> Iterator[tuple[int, Tally]]
         raise SimulationFailed(
             f"a Dask scheduler needs the 'dask' extra ({error}): {install_hint(Extra.DASK)}"
         ) from None
+    if isinstance(scheduler, str):
+        from .scheduler import NotAScheduler, check
+
+        try:
+            check(scheduler)  # (within a deadline, before Dask trusts what answers)
+        except NotAScheduler as error:
+            raise SimulationFailed(f"--scheduler: {error}") from None
     try:
         client = (
             scheduler if isinstance(scheduler, Client) else Client(scheduler, timeout=10)  # type: ignore[no-untyped-call]

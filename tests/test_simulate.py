@@ -36,6 +36,7 @@ from reference_engine.engine.strategies import (
 from reference_engine.engine.tiles import Tile
 from reference_engine.rules import Catalog, Rules
 from reference_engine.simulate import Statistics, Tally, simulate, simulate_all
+from reference_engine.simulate.hosted import HostedStrategy, StrategyFailed
 from reference_engine.simulate.run import chunks, setup_for
 from reference_engine.simulate.run import run as run_chunks
 from reference_engine.simulate.stats import compare_means, compare_rates, mean_of, wilson
@@ -322,13 +323,15 @@ def test_the_help_names_every_built_in_strategy() -> None:
 
 def test_strategies_by_name_and_by_module() -> None:
     assert strategy_named("blocker") is blocker
-    assert (
-        strategy_named("python:reference_engine.engine.strategies:heaviest")
-        is STRATEGIES["heaviest"]
-    )
-    for bad in ("nosuch", "python:no_such_module_here:x", "python:random:not_there"):
+    spec = "python:reference_engine.engine.strategies:heaviest"
+    assert strategy_named(spec, in_process=True) is STRATEGIES["heaviest"]
+    hosted = strategy_named(spec)  # (in a process of its own: nothing of it imported here)
+    assert isinstance(hosted, HostedStrategy) and hosted.name == spec
+    for bad in ("nosuch", "python:no_such_module_here:x"):
         with pytest.raises(UnknownStrategy):
             strategy_named(bad)
+    with pytest.raises(UnknownStrategy, match="has no attribute"):
+        strategy_named("python:random:not_there", in_process=True)
 
 
 SIMULATE = (sys.executable, "-m", "reference_engine.cli", "simulate", "pagat")
@@ -590,3 +593,73 @@ def _two() -> tuple[Statistics, ...]:
 
     catalog = Catalog.shipped()
     return simulate_all([catalog.resolve("german"), catalog.resolve("pagat")], hands=50)
+
+
+# ---------------------------------------------------------------------- hosted strategies
+
+HOSTILE_STRATEGIES = """\
+import sys, time
+print("printed at import")
+def prints(hand, legal, rng):
+    print("thinking aloud")
+    return legal[0]
+def nonsense(hand, legal, rng):
+    return "nonsense"
+def exits(hand, legal, rng):
+    sys.exit(0)
+def raises(hand, legal, rng):
+    raise BaseException("boom")
+def hangs(hand, legal, rng):
+    time.sleep(600)
+"""
+
+
+@pytest.fixture
+def hostile_strategies(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "hostile_strategies.py").write_text(HOSTILE_STRATEGIES, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("hostile_strategies")
+def test_what_a_hosted_strategy_prints_never_reaches_the_report() -> None:
+    status, out, err = matador(
+        "pagat", "--hands", "30", "--strategy", "python:hostile_strategies:prints",
+        "--format", "json",
+    )  # fmt: skip
+    assert status == 0, err
+    assert json.loads(out)["targets"][0]["hands"] == 30
+    assert "thinking" not in out + err and "printed at import" not in out + err
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("hostile_strategies")
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [
+        ("nonsense", 'it chose "nonsense", which is not one of the legal actions'),
+        ("exits", "it raised SystemExit"),
+        ("raises", "it raised BaseException: boom"),
+    ],
+)
+def test_a_hosted_strategy_that_misbehaves_is_one_line(name: str, says: str) -> None:
+    strategy = f"python:hostile_strategies:{name}"
+    status, out, err = matador("pagat", "--hands", "30", "--strategy", strategy)
+    assert status == 1 and out == ""
+    assert err.count("\n") == 1 and err.startswith(
+        f"matador simulate: strategy python:hostile_strategies:{name}: "
+    )
+    assert says in err and "Traceback" not in err
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("hostile_strategies")
+def test_a_hosted_strategy_that_hangs_is_stopped_at_its_deadline(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from reference_engine.simulate import hosted
+
+    monkeypatch.setattr(hosted, "DEADLINE", 2.0)
+    with pytest.raises(StrategyFailed, match="chose nothing within 2 s"):
+        simulate(resolve("pagat"), hands=5, strategies=["python:hostile_strategies:hangs"])

@@ -76,7 +76,14 @@ def add_parsers(command: AddCommand) -> None:
         default="random",
         metavar="NAME[,NAME...]",
         help=f"each seat's strategy, seat 0 first (repeated round the table): "
-        f"{STRATEGY_HELP}, or python:MODULE:NAME (default random)",
+        f"{STRATEGY_HELP}, or python:MODULE:NAME, played in a process of its own "
+        "(default random)",
+    )
+    simulate.add_argument(
+        "--in-process",
+        action="store_true",
+        help="load a python: strategy into the simulation's processes: faster, but it "
+        "trusts the strategy's code",
     )
     simulate.add_argument("--seed", type=int, default=0, metavar="S", help="seed (default 0)")
     simulate.add_argument(
@@ -135,6 +142,7 @@ def _simulate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..conformance.signals import Interrupted, stop_on_signals
     from ..engine.strategies import UnknownStrategy, strategy_named
     from ..simulate import simulate_all
+    from ..simulate.hosted import StrategyFailed
     from ..simulate.report import FORMATS
     from ..simulate.run import SimulationFailed, chunk_count
 
@@ -142,7 +150,7 @@ def _simulate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     strategies = [name.strip() for name in args.strategy.split(",")]
     try:
         for name in strategies:
-            strategy_named(name)
+            strategy_named(name, check_only=True)  # (none of its code is run here)
     except UnknownStrategy as error:
         raise UsageError(str(error)) from None
     for path in (args.output, args.plot):
@@ -173,8 +181,9 @@ def _simulate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                 jobs=jobs,
                 scheduler=args.scheduler,
                 progress=bar,
+                in_process=args.in_process,
             )
-        except (ValueError, SimulationFailed) as error:
+        except (ValueError, SimulationFailed, StrategyFailed) as error:
             stderr.write(f"matador simulate: {error}\n")
             return ExitStatus.INVALID
         except Exception as error:  # a python:MODULE:NAME strategy that fails, say

@@ -165,10 +165,14 @@ class UnknownStrategy(ValueError):
     """A strategy name that is neither built in nor an importable ``python:MODULE:NAME``."""
 
 
-def strategy_named(name: str) -> Strategy:
+def strategy_named(name: str, *, in_process: bool = False, check_only: bool = False) -> Strategy:
     """A built-in strategy, or ``python:MODULE:NAME`` (or ``python:FILE.py:NAME``), any
-    callable a module defines, looked for first in the current folder."""
-    from ..pyload import PythonSpecError, load_callable
+    callable a module defines, looked for first in the current folder: played in a
+    process of its own (:class:`~reference_engine.simulate.hosted.HostedStrategy`), or
+    loaded here when ``in_process``. ``check_only`` runs none of its code: its form and
+    whereabouts are checked, and a built-in or hosted strategy is returned (only the
+    in-process callable is not)."""
+    from ..pyload import PythonSpecError, check_spec, load_callable
 
     found = STRATEGIES.get(name)
     if found is not None:
@@ -178,10 +182,13 @@ def strategy_named(name: str) -> Strategy:
         raise UnknownStrategy(
             f"no strategy {name!r}: give one of {', '.join(STRATEGIES)} or python:MODULE:NAME"
         )
+    noun, example = "NAME", "my_strategies:greedy"
     try:
-        strategy = load_callable(
-            rest, noun="NAME", example="my_strategies:greedy", purpose="chooses an action"
-        )
+        if check_only or not in_process:
+            check_spec(rest, noun=noun, example=example)
+            from ..simulate.hosted import HostedStrategy
+
+            return HostedStrategy(rest)
+        return load_callable(rest, noun=noun, example=example, purpose="chooses an action")
     except PythonSpecError as error:
         raise UnknownStrategy(f"strategy {name!r}: {error}") from None
-    return strategy

@@ -53,6 +53,7 @@ def simulate(
     jobs: int = 1,
     scheduler: Any = None,
     progress: Progress | None = None,
+    in_process: bool = False,
 ) -> Statistics:
     """Play ``hands`` hands (or ``matches`` matches to the target) of ``rules``; their figures.
 
@@ -62,8 +63,10 @@ def simulate(
     ``python:MODULE:NAME`` or a callable. ``jobs`` > 1 plays on that many
     processes, ``scheduler`` on a Dask cluster (an address or a
     ``distributed.Client``); both need a shipped variant and strategies another
-    process can import. A KeyboardInterrupt returns what was gathered, with
-    :attr:`Statistics.interrupted` set.
+    process can import. A ``python:`` strategy plays in a process of its own
+    (:mod:`.hosted`); ``in_process`` loads it into the simulation's processes
+    instead (faster, trusting its code). A KeyboardInterrupt returns what was
+    gathered, with :attr:`Statistics.interrupted` set.
     """
     return simulate_all(
         [rules],
@@ -75,6 +78,7 @@ def simulate(
         jobs=jobs,
         scheduler=scheduler,
         progress=progress,
+        in_process=in_process,
     )[0]
 
 
@@ -89,6 +93,7 @@ def simulate_all(
     jobs: int = 1,
     scheduler: Any = None,
     progress: Progress | None = None,
+    in_process: bool = False,
 ) -> tuple[Statistics, ...]:
     """:func:`simulate` for several targets on the same seeds (the same deals where they can be)."""
     if (hands is None) == (matches is None):
@@ -117,6 +122,7 @@ def simulate_all(
         jobs=jobs,
         scheduler=scheduler,
         progress=progress,
+        in_process=in_process,
     )
     from ..disputes.naming import label
 

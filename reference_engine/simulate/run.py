@@ -36,6 +36,7 @@ from ..engine.strategies import STRATEGIES, Strategy, strategy_named
 from ..extras import Extra, install_hint
 from ..orphans import die_with_parent
 from ..rules import Rules
+from .hosted import HostedStrategy
 from .results import Statistics
 from .tally import Chunk, Tally, play_chunk
 
@@ -61,20 +62,27 @@ class Setup:
     players: int
     strategies: tuple[str, ...]
     matches: bool
+    #: Whether a ``python:`` strategy is loaded into the worker (else hosted apart).
+    in_process: bool = False
 
 
 #: A seat's strategy: a built-in name, ``python:MODULE:NAME``, or the callable itself.
 StrategySpec = str | Strategy
 
 
-def _strategies(specs: Sequence[StrategySpec]) -> tuple[Strategy, ...]:
-    return tuple(strategy_named(spec) if isinstance(spec, str) else spec for spec in specs)
+def _strategies(specs: Sequence[StrategySpec], in_process: bool = False) -> tuple[Strategy, ...]:
+    return tuple(
+        strategy_named(spec, in_process=in_process) if isinstance(spec, str) else spec
+        for spec in specs
+    )
 
 
 def strategy_name(spec: StrategySpec) -> str:
     """How a report names a seat's strategy, and how another process finds it again."""
     if isinstance(spec, str):
         return spec
+    if isinstance(spec, HostedStrategy):
+        return spec.name
     for name, strategy in STRATEGIES.items():
         if strategy is spec:
             return name
@@ -84,7 +92,11 @@ def strategy_name(spec: StrategySpec) -> str:
 def run_chunk(setup: Setup, chunk: Chunk) -> Tally:
     """Play one chunk of ``setup`` (what a worker process or a Dask worker runs)."""
     return play_chunk(
-        setup.rules, setup.players, _strategies(setup.strategies), chunk, matches=setup.matches
+        setup.rules,
+        setup.players,
+        _strategies(setup.strategies, setup.in_process),
+        chunk,
+        matches=setup.matches,
     )
 
 
@@ -130,16 +142,20 @@ def chunk_count(count: int, matches: bool, targets: int) -> int:
 
 
 def setup_for(
-    rules: Rules, players: int, strategies: Sequence[StrategySpec], matches: bool
+    rules: Rules,
+    players: int,
+    strategies: Sequence[StrategySpec],
+    matches: bool,
+    in_process: bool = False,
 ) -> Setup:
-    """What a worker needs to play ``rules``; ValueError for a strategy it could not import."""
+    """What a worker needs to play ``rules``; ValueError for a strategy it could not find."""
     names = tuple(map(strategy_name, strategies))
     for name in names:
         try:
-            strategy_named(name)
+            strategy_named(name, in_process=in_process, check_only=True)
         except ValueError as error:
             raise ValueError(f"{error}: another process could not find it; use jobs=1") from None
-    return Setup(rules, players, names, matches)
+    return Setup(rules, players, names, matches, in_process)
 
 
 def run(
@@ -151,6 +167,7 @@ def run(
     jobs: int = 1,
     scheduler: Any = None,
     progress: Progress | None = None,
+    in_process: bool = False,
 ) -> tuple[list[Tally], str | None]:
     """Play ``count`` hands (or matches) of every target; their tallies, and the signal if stopped.
 
@@ -164,7 +181,7 @@ def run(
     try:
         # closing(): a stop between two chunks still ends the workers at once.
         with contextlib.closing(
-            _played(targets, (count, seed, size), matches, jobs, scheduler)
+            _played(targets, (count, seed, size), matches, jobs, scheduler, in_process)
         ) as played:
             for index, tally in played:
                 tallies[index].merge(tally)
@@ -187,16 +204,23 @@ def _played(
     matches: bool,
     jobs: int,
     scheduler: Any,
+    in_process: bool = False,
 ) -> Generator[tuple[int, Tally], None, None]:
     """Every chunk's tally, with the index of its target, as the chunks finish."""
     if scheduler is None and jobs <= 1:
         for index, (rules, players, names) in enumerate(targets):
-            strategies = _strategies(names)
-            for chunk in chunks(*plan):
-                yield index, play_chunk(rules, players, strategies, chunk, matches=matches)
+            strategies = _strategies(names, in_process)
+            try:
+                for chunk in chunks(*plan):
+                    yield index, play_chunk(rules, players, strategies, chunk, matches=matches)
+            finally:
+                for strategy in strategies:
+                    if isinstance(strategy, HostedStrategy):
+                        strategy.close()
         return
     packed = [
-        pickle.dumps(setup_for(rules, players, names, matches)) for rules, players, names in targets
+        pickle.dumps(setup_for(rules, players, names, matches, in_process))
+        for rules, players, names in targets
     ]
     work = ((index, setup, chunk) for index, setup in enumerate(packed) for chunk in chunks(*plan))
     if scheduler is not None:

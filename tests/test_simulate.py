@@ -36,7 +36,7 @@ from reference_engine.engine.strategies import (
 from reference_engine.engine.tiles import Tile
 from reference_engine.rules import Catalog, Rules
 from reference_engine.simulate import Statistics, Tally, simulate, simulate_all
-from reference_engine.simulate.hosted import HostedStrategy, StrategyFailed
+from reference_engine.simulate.hosted import HostedStrategy, StrategyFailed, strategy_for
 from reference_engine.simulate.run import chunks, setup_for
 from reference_engine.simulate.run import run as run_chunks
 from reference_engine.simulate.stats import compare_means, compare_rates, mean_of, wilson
@@ -324,14 +324,15 @@ def test_the_help_names_every_built_in_strategy() -> None:
 def test_strategies_by_name_and_by_module() -> None:
     assert strategy_named("blocker") is blocker
     spec = "python:reference_engine.engine.strategies:heaviest"
-    assert strategy_named(spec, in_process=True) is STRATEGIES["heaviest"]
-    hosted = strategy_named(spec)  # (in a process of its own: nothing of it imported here)
+    assert strategy_named(spec) is STRATEGIES["heaviest"]
+    assert strategy_for(spec, in_process=True) is STRATEGIES["heaviest"]
+    hosted = strategy_for(spec)  # (in a process of its own: nothing of it imported here)
     assert isinstance(hosted, HostedStrategy) and hosted.name == spec
     for bad in ("nosuch", "python:no_such_module_here:x"):
         with pytest.raises(UnknownStrategy):
-            strategy_named(bad)
+            strategy_for(bad)
     with pytest.raises(UnknownStrategy, match="has no attribute"):
-        strategy_named("python:random:not_there", in_process=True)
+        strategy_named("python:random:not_there")
 
 
 SIMULATE = (sys.executable, "-m", "reference_engine.cli", "simulate", "pagat")

@@ -140,9 +140,9 @@ def _default_jobs() -> int:
 
 def _simulate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..conformance.signals import Interrupted, stop_on_signals
-    from ..engine.strategies import UnknownStrategy, strategy_named
+    from ..engine.strategies import UnknownStrategy
     from ..simulate import simulate_all
-    from ..simulate.hosted import StrategyFailed
+    from ..simulate.hosted import StrategyFailed, strategy_for
     from ..simulate.report import FORMATS
     from ..simulate.run import SimulationFailed, chunk_count
 
@@ -150,7 +150,7 @@ def _simulate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     strategies = [name.strip() for name in args.strategy.split(",")]
     try:
         for name in strategies:
-            strategy_named(name, check_only=True)  # (none of its code is run here)
+            strategy_for(name, check_only=True)  # (none of its code is run here)
     except UnknownStrategy as error:
         raise UsageError(str(error)) from None
     for path in (args.output, args.plot):

@@ -165,30 +165,30 @@ class UnknownStrategy(ValueError):
     """A strategy name that is neither built in nor an importable ``python:MODULE:NAME``."""
 
 
-def strategy_named(name: str, *, in_process: bool = False, check_only: bool = False) -> Strategy:
+def strategy_named(name: str) -> Strategy:
     """A built-in strategy, or ``python:MODULE:NAME`` (or ``python:FILE.py:NAME``), any
-    callable a module defines, looked for first in the current folder: played in a
-    process of its own (:class:`~reference_engine.simulate.hosted.HostedStrategy`), or
-    loaded here when ``in_process``. ``check_only`` runs none of its code: its form and
-    whereabouts are checked, and a built-in or hosted strategy is returned (only the
-    in-process callable is not)."""
-    from ..pyload import PythonSpecError, check_spec, load_callable
+    callable a module defines, looked for first in the current folder and loaded into
+    this process (which trusts its code; ``simulate`` plays one in a process of its
+    own: :func:`reference_engine.simulate.hosted.strategy_for`)."""
+    from ..pyload import PythonSpecError, load_callable
 
     found = STRATEGIES.get(name)
     if found is not None:
         return found
+    rest = python_spec(name)
+    try:
+        return load_callable(
+            rest, noun="NAME", example="my_strategies:greedy", purpose="chooses an action"
+        )
+    except PythonSpecError as error:
+        raise UnknownStrategy(f"strategy {name!r}: {error}") from None
+
+
+def python_spec(name: str) -> str:
+    """The SPEC of a ``python:SPEC`` strategy name; UnknownStrategy for any other unknown name."""
     prefix, _, rest = name.partition(":")
     if prefix != "python" or not rest:
         raise UnknownStrategy(
             f"no strategy {name!r}: give one of {', '.join(STRATEGIES)} or python:MODULE:NAME"
         )
-    noun, example = "NAME", "my_strategies:greedy"
-    try:
-        if check_only or not in_process:
-            check_spec(rest, noun=noun, example=example)
-            from ..simulate.hosted import HostedStrategy
-
-            return HostedStrategy(rest)
-        return load_callable(rest, noun=noun, example=example, purpose="chooses an action")
-    except PythonSpecError as error:
-        raise UnknownStrategy(f"strategy {name!r}: {error}") from None
+    return rest

@@ -39,7 +39,15 @@ from typing import IO, Any
 from ..engine.actions import Action, AnyAction
 from ..engine.hand import Hand, Phase
 from ..engine.state import hand_at, state_of
+from ..engine.strategies import (
+    STRATEGIES,
+    Strategy,
+    UnknownStrategy,
+    python_spec,
+    strategy_named,
+)
 from ..orphans import before_exec
+from ..pyload import PythonSpecError, check_spec
 from ..rules.model import Rules
 from ..sinks import printable
 
@@ -183,6 +191,24 @@ class _Host:
             if stream is not None:
                 with contextlib.suppress(OSError):
                     stream.close()
+
+
+def strategy_for(name: str, *, in_process: bool = False, check_only: bool = False) -> Strategy:
+    """The strategy ``name`` gives a seat: a built-in one; a ``python:`` one played in a
+    process of its own (a :class:`HostedStrategy`), or loaded here when ``in_process``.
+    ``check_only`` runs none of its code: its form and whereabouts are checked, and a
+    built-in or hosted strategy is returned. UnknownStrategy when ``name`` names none."""
+    found = STRATEGIES.get(name)
+    if found is not None:
+        return found
+    rest = python_spec(name)
+    if in_process and not check_only:
+        return strategy_named(name)
+    try:
+        check_spec(rest, noun="NAME", example="my_strategies:greedy")
+    except PythonSpecError as error:
+        raise UnknownStrategy(f"strategy {name!r}: {error}") from None
+    return HostedStrategy(rest)
 
 
 # --------------------------------------------------------------------------- the host

@@ -32,11 +32,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.scoring import sides
-from ..engine.strategies import STRATEGIES, Strategy, strategy_named
+from ..engine.strategies import STRATEGIES, Strategy
 from ..extras import Extra, install_hint
 from ..orphans import die_with_parent
 from ..rules import Rules
-from .hosted import HostedStrategy
+from .hosted import HostedStrategy, strategy_for
 from .results import Statistics
 from .tally import Chunk, Tally, play_chunk
 
@@ -72,7 +72,7 @@ StrategySpec = str | Strategy
 
 def _strategies(specs: Sequence[StrategySpec], in_process: bool = False) -> tuple[Strategy, ...]:
     return tuple(
-        strategy_named(spec, in_process=in_process) if isinstance(spec, str) else spec
+        strategy_for(spec, in_process=in_process) if isinstance(spec, str) else spec
         for spec in specs
     )
 
@@ -152,7 +152,7 @@ def setup_for(
     names = tuple(map(strategy_name, strategies))
     for name in names:
         try:
-            strategy_named(name, in_process=in_process, check_only=True)
+            strategy_for(name, in_process=in_process, check_only=True)
         except ValueError as error:
             raise ValueError(f"{error}: another process could not find it; use jobs=1") from None
     return Setup(rules, players, names, matches, in_process)

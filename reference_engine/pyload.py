@@ -111,6 +111,13 @@ def check_spec(
         )
 
 
+def _unless_stopped(error: BaseException) -> None:
+    """Raise ``error`` again when it is a signal that stops the run (a judge's own
+    ``Interrupted``), not the module's code raising ``KeyboardInterrupt`` itself."""
+    if type(error).__name__ == "Interrupted":
+        raise error
+
+
 def _is_file(target: str) -> bool:
     return target.endswith(".py") or "/" in target or os.sep in target
 
@@ -156,7 +163,8 @@ def _import(name: str, folders: Sequence[Path]) -> ModuleType:
                 f"cannot import {name!r}: no module {missing!r} in {where} or on the Python path"
             ) from None
         raise PythonSpecError(f"importing {name!r} failed: {_one_line(error)}") from None
-    except (Exception, SystemExit) as error:  # the module's own code failed while importing
+    except (Exception, SystemExit, KeyboardInterrupt) as error:  # the module's own code
+        _unless_stopped(error)
         raise PythonSpecError(f"importing {name!r} failed: {_one_line(error)}") from None
 
 
@@ -181,7 +189,8 @@ def _load_file(target: str, folders: Sequence[Path]) -> ModuleType:
     sys.modules[name] = module  # dataclasses and pickle look the module up while it runs
     try:
         module_spec.loader.exec_module(module)
-    except (Exception, SystemExit) as error:
+    except (Exception, SystemExit, KeyboardInterrupt) as error:
+        _unless_stopped(error)
         del sys.modules[name]
         raise PythonSpecError(f"importing {target!r} failed: {_one_line(error)}") from None
     return module

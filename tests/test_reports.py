@@ -361,6 +361,19 @@ def test_links_jump_from_the_table_to_the_failures(page: Page, pages: Path) -> N
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("fragment", ["%", "%E0%A4%A", "%ZZ", "<img src=x onerror=alert(1)>"])
+def test_a_malformed_fragment_names_nothing_and_throws_nothing(
+    page: Page, pages: Path, fragment: str
+) -> None:
+    """A link someone crafted (``report.html#%``) opens the page as it is: the fixture
+    fails the test on any page error."""
+    page.goto((pages / "failing.html").as_uri() + "#" + fragment)
+    page.evaluate("() => { window.location.hash = '%E0%A4%A'; }")
+    page.wait_for_timeout(100)
+    assert page.locator("#compliance").is_visible()
+
+
+@pytest.mark.slow
 def test_a_failure_shows_its_tiles_and_its_citation(page: Page, pages: Path) -> None:
     page.goto((pages / "failing.html").as_uri())
     article = page.locator("article.failure", has_text=f"{CASE} [gamerules-com], hand 1, step 2")

@@ -77,6 +77,13 @@ def test_an_interrupt_raised_at_import_is_the_engine_s_failure_said_in_one_line(
     first = done.stdout.splitlines()[0]
     assert first.startswith("ENGINE UNAVAILABLE: the engine did not start: ")
     assert "KeyboardInterrupt" in first
+    # loaded into the judge, it is a spec that does not load: one line, status 2
+    done = run_matador("conform", "--engine", engine, "--in-process", *TWO, cwd=tmp_path)
+    assert done.status == ExitStatus.USAGE, done.output
+    assert (
+        done.stderr
+        == "matador conform: --engine: importing 'engine.py' failed: KeyboardInterrupt\n"
+    )
 
 
 @pytest.mark.parametrize("report", ["html", "junit", "markdown"])

@@ -203,12 +203,46 @@ def strategy_for(name: str, *, in_process: bool = False, check_only: bool = Fals
         return found
     rest = python_spec(name)
     if in_process and not check_only:
-        return strategy_named(name)
+        printed, sys.stdout = sys.stdout, sys.stderr  # (what its import prints, too)
+        try:
+            return Trusted(name, strategy_named(name))
+        finally:
+            sys.stdout = printed
     try:
         check_spec(rest, noun="NAME", example="my_strategies:greedy")
     except PythonSpecError as error:
         raise UnknownStrategy(f"strategy {name!r}: {error}") from None
     return HostedStrategy(rest)
+
+
+class Trusted:
+    """A ``python:`` strategy loaded into this process (``--in-process``), held to the
+    same answers as a hosted one: what it prints goes to standard error, and an
+    exception (an exit included) or a choice that is not legal is a
+    :class:`StrategyFailed` naming it. Its time and what else its code does are
+    trusted."""
+
+    def __init__(self, name: str, strategy: Strategy) -> None:
+        self.name, self._strategy = name, strategy
+
+    def __call__(self, hand: Hand, legal: Sequence[AnyAction], rng: random.Random) -> AnyAction:
+        printed, sys.stdout = sys.stdout, sys.stderr
+        try:
+            chosen = self._strategy(hand, legal, rng)
+        except BaseException as error:
+            if type(error).__name__ == "Interrupted":  # the run's own stop, by a signal
+                raise
+            raise StrategyFailed(f"strategy {self.name}: it raised {_one_line(error)}") from None
+        finally:
+            sys.stdout = printed
+        if chosen not in legal:
+            some = " ".join(map(str, legal[:8])) + (" ..." if len(legal) > 8 else "")
+            shown = printable(repr(chosen))[:80]
+            raise StrategyFailed(
+                f"strategy {self.name}: it chose {shown}, which is not one of the legal "
+                f"actions ({some})"
+            )
+        return chosen
 
 
 # --------------------------------------------------------------------------- the host

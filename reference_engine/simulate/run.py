@@ -36,7 +36,7 @@ from ..engine.strategies import STRATEGIES, Strategy
 from ..extras import Extra, install_hint
 from ..orphans import die_with_parent
 from ..rules import Rules
-from .hosted import HostedStrategy, strategy_for
+from .hosted import HostedStrategy, Trusted, strategy_for
 from .results import Statistics
 from .tally import Chunk, Tally, play_chunk
 
@@ -81,7 +81,7 @@ def strategy_name(spec: StrategySpec) -> str:
     """How a report names a seat's strategy, and how another process finds it again."""
     if isinstance(spec, str):
         return spec
-    if isinstance(spec, HostedStrategy):
+    if isinstance(spec, (HostedStrategy, Trusted)):
         return spec.name
     for name, strategy in STRATEGIES.items():
         if strategy is spec:

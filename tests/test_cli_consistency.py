@@ -268,6 +268,21 @@ def test_the_output_is_never_the_code_under_test(
     assert code.read_text(encoding="utf-8") == "# the code under test\n"
 
 
+def test_a_plot_is_never_the_strategy_under_test(
+    matador: Callable[..., CliResult], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code = tmp_path / "mine.png"  # (a module named as the plot would be: still an input)
+    code.write_text("# the code under test\n", encoding="utf-8")
+    (tmp_path / "mine.py").write_text("# the strategy\n", encoding="utf-8")
+    result = matador(
+        "simulate", "pagat", "--hands", "1", "--strategy", "python:mine.png:S", "--plot", "mine.png"
+    )
+    assert result.code == ExitStatus.USAGE, result.err
+    assert "--plot mine.png: that is also an input of this command" in result.err
+    assert code.read_text(encoding="utf-8") == "# the code under test\n"
+
+
 def test_example_copy_refuses_an_output_it_would_copy_over(
     matador: Callable[..., CliResult], tmp_path: Path
 ) -> None:

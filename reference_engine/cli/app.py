@@ -202,6 +202,7 @@ def _run(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
 
     try:
         with contextlib.ExitStack() as stack:
+            _other_outputs(args, argv)
             target = _output_target(args, argv, stdout, stack)
             return _handle(handler, args, target, stderr)
     except safeio.InputError as error:
@@ -262,6 +263,14 @@ def _output_target(
     check_output(output)
     refuse_input_as_output(output, argv)
     return stdout
+
+
+def _other_outputs(args: argparse.Namespace, argv: Sequence[str]) -> None:
+    """The files a command writes besides ``-o`` (``simulate --plot``): none may be one of
+    its inputs either."""
+    plot = getattr(args, "plot", None)
+    if isinstance(plot, str) and plot not in ("", "-"):
+        refuse_input_as_output(plot, argv, "--plot")
 
 
 def _close_quietly(device: TextIO) -> None:

@@ -15,11 +15,15 @@ from collections.abc import Iterator, Sequence
 
 from .arguments import UsageError
 
+#: The options whose value is a file the command writes, not one it reads.
+OUTPUT_OPTIONS = ("-o", "--output", "--plot")
 
-def refuse_input_as_output(output: str, argv: Sequence[str]) -> None:
-    """Raise :class:`UsageError` when ``output`` is a file the command line also names
-    (``replay game.json -o game.json`` would replace the record by its verdict), or a
-    file that exists inside a folder it names (``replay games -o games/a.json``)."""
+
+def refuse_input_as_output(output: str, argv: Sequence[str], option: str = "-o") -> None:
+    """Raise :class:`UsageError` when ``output`` (the value of ``option``) is a file the
+    command line also names (``replay game.json -o game.json`` would replace the record
+    by its verdict), or a file that exists inside a folder it names (``replay games -o
+    games/a.json``)."""
     for candidate in _named_files(argv):
         try:
             same = os.path.isfile(candidate) and os.path.samefile(candidate, output)
@@ -31,19 +35,20 @@ def refuse_input_as_output(output: str, argv: Sequence[str]) -> None:
         if same or inside:
             where = "is" if same else "is inside a folder that is"
             raise UsageError(
-                f"-o {output}: that {where} also an input of this command ({candidate}); "
+                f"{option} {output}: that {where} also an input of this command ({candidate}); "
                 "writing the output there would destroy it: give another file"
             )
 
 
 def _named_files(argv: Sequence[str]) -> Iterator[str]:
-    """Every word of ``argv`` that may name a file, but the output's own (``-o FILE``,
-    ``--output FILE``, ``--output=FILE``, ``-oFILE``); ``--name=VALUE`` gives VALUE."""
+    """Every word of ``argv`` that may name a file, but the outputs' own (``-o FILE``,
+    ``--output FILE``, ``--output=FILE``, ``-oFILE``, ``--plot FILE``); ``--name=VALUE``
+    gives VALUE."""
     words = iter(argv)
     for word in words:
-        if word in ("-o", "--output"):
+        if word in OUTPUT_OPTIONS:
             next(words, None)
-        elif word.startswith("--output=") or (word.startswith("-o") and len(word) > 2):
+        elif word.startswith(("--output=", "--plot=")) or (word.startswith("-o") and len(word) > 2):
             continue
         elif word.startswith("--") and "=" in word:
             yield from _files_in(word.partition("=")[2])

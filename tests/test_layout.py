@@ -31,6 +31,7 @@ SUBPACKAGES = {
     "sheets",
     "simulate",
     "site",
+    "text",
 }
 TOP_LEVEL = {
     "__init__.py",
@@ -71,6 +72,21 @@ def test_the_package_is_laid_out_as_the_map_says() -> None:
     architecture = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
     for name in SUBPACKAGES:
         assert f"`{name}/`" in architecture, name
+
+
+def test_nothing_below_the_command_line_imports_it() -> None:
+    """The library (rules, engine, judge, disputes, sheets, simulation, text) sits below
+    ``cli/``: only the conform command's own handler, conformance/cli.py, reaches up, for
+    the progress bars."""
+    for path in sorted(PACKAGE.rglob("*.py")):
+        name = _name(path)
+        if name.startswith("cli/") or name == "conformance/cli.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                absolute = node.level == 0 and node.module.startswith("reference_engine.cli")
+                relative = node.level >= 2 and node.module.split(".")[0] == "cli"
+                assert not (absolute or relative), (name, node.module)
 
 
 def test_the_engine_never_imports_the_tools_built_on_it() -> None:

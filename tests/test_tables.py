@@ -1,6 +1,6 @@
 """Every table of the CLI fits the width it is given, in plain text and on a terminal.
 
-The shared layout (reference_engine/cli/tables.py) is checked on small tables
+The shared layout (reference_engine/text/tables.py) is checked on small tables
 whose every width is worked out by hand; then every table command is run over
 every shipped variant, piped and on a (pretend) terminal of 80 columns, and
 no line may be longer than 80.
@@ -15,7 +15,8 @@ import re
 import pytest
 
 from reference_engine.cli import run
-from reference_engine.cli.tables import (
+from reference_engine.rules import Catalog
+from reference_engine.text.tables import (
     Cell,
     Column,
     Style,
@@ -27,7 +28,6 @@ from reference_engine.cli.tables import (
     widths,
     wrap,
 )
-from reference_engine.rules import Catalog
 
 VARIANTS = Catalog.shipped().ids()
 ANSI = re.compile(r"\x1b\[[0-9;]*m")

@@ -13,11 +13,11 @@ import argparse
 import math
 import os
 import stat
-import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from .. import safeio
+from ..text.width import NARROWEST, terminal_columns
 
 if TYPE_CHECKING:
     from ..rules import Rules
@@ -29,23 +29,6 @@ class UsageError(Exception):
 
 class InvalidInput(Exception):
     """What was asked about is invalid: an unknown name, an impossible question (exit 1)."""
-
-
-#: The width of text in a file or a pipe (tables, and help when no terminal says otherwise).
-DEFAULT_WIDTH = 80
-
-
-def terminal_columns(columns_variable: str) -> int:
-    """``COLUMNS`` when it is a positive number, else the columns of the terminal standard
-    output is on, else :data:`DEFAULT_WIDTH` (as :func:`shutil.get_terminal_size` does;
-    its module, which loads two compression libraries, would cost ``matador list`` 4 ms)."""
-    if columns_variable.isdigit() and int(columns_variable) > 0:
-        return int(columns_variable)
-    try:
-        columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-    except (AttributeError, ValueError, OSError):
-        return DEFAULT_WIDTH
-    return columns if columns > 0 else DEFAULT_WIDTH
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -372,9 +355,6 @@ def check_output(path: str | os.PathLike[str]) -> None:
 
 
 # ---- the output options of commands that print tables (see :mod:`.tables`)
-
-#: The narrowest width a table is laid out for (a rule's name must fit beside a value).
-NARROWEST = 40
 
 
 def _width(text: str) -> int:

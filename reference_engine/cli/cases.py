@@ -26,7 +26,7 @@ from .output import json_text
 
 if TYPE_CHECKING:
     from ..conformance.cases import Case, Target
-    from . import tables
+    from ..text import tables
 
 
 def add_parsers(command: AddCommand) -> None:
@@ -107,7 +107,7 @@ def _summary(listed: Sequence[Listed]) -> str:
 
 def _table(listed: Sequence[Listed]) -> tables.Table:
     """One row per case: its id over its description, beside its rules and variants."""
-    from . import tables
+    from ..text import tables
 
     rows = []
     for item in listed:
@@ -123,7 +123,7 @@ def _table(listed: Sequence[Listed]) -> tables.Table:
 
 def markdown(listed: Sequence[Listed]) -> str:
     """The cases as a Markdown table."""
-    from . import tables
+    from ..text import tables
 
     rows = [
         (
@@ -143,7 +143,7 @@ def write_table(listed: Sequence[Listed], stream: TextIO, width: int | None = No
     """The cases as a table that fits the width (80 columns in a file or a pipe, the
     terminal's on a terminal, ``--width`` over both); headings bold only on a terminal
     and never with ``NO_COLOR`` set."""
-    from . import tables
+    from ..text import tables
 
     style = tables.style_for(stream, width)
     lines = [style.strong(_summary(listed)), "", *tables.render(_table(listed), style)]

@@ -27,7 +27,7 @@ from .arguments import (
 from .output import json_text
 
 if TYPE_CHECKING:
-    from .tables import Table
+    from ..text.tables import Table
 
 
 def add_parsers(command: AddCommand) -> None:
@@ -99,7 +99,7 @@ def add_parsers(command: AddCommand) -> None:
 
 def _write_table(found: Table, args: argparse.Namespace, stdout: TextIO, head: str = "") -> None:
     """``found`` in the ``--format`` asked for (a table or Markdown), after ``head`` if given."""
-    from .tables import markdown, render, style_for
+    from ..text.tables import markdown, render, style_for
 
     if args.format == "markdown":
         lines = markdown(found)
@@ -112,7 +112,7 @@ def _compare(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..disputes import compare, comparison_document
     from ..disputes.comparison import compare_data, compare_lines
     from ..rules import Catalog
-    from .tables import style_for
+    from ..text.tables import style_for
 
     if not args.variants and not args.option and args.format == "markdown":
         stdout.write(comparison_document(Catalog.shipped()))
@@ -176,7 +176,7 @@ def _odds(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..disputes import main_rule, odds, odds_data
     from ..disputes.probability import odds_lines, odds_tables
     from ..rules import Catalog
-    from .tables import markdown, style_for
+    from ..text.tables import markdown, style_for
 
     if not 1 <= args.set <= 18:
         raise UsageError("--set: give N between 1 and 18")

@@ -209,7 +209,7 @@ def _separation_lines(one: Identification) -> list[str]:
 
 def markdown_answer(found: list[Identification], args: argparse.Namespace) -> list[str]:
     """The ranking in Markdown: a table of candidates for each variant observed."""
-    from .tables import Column, markdown, table
+    from ..text.tables import Column, markdown, table
 
     lines: list[str] = []
     for one in found:

@@ -124,7 +124,7 @@ def _list(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             json_text([dict(zip(keys, row, strict=True)) for row in found], ensure_ascii=False)
         )
         return ExitStatus.OK
-    from .tables import markdown, render, style_for, table
+    from ..text.tables import markdown, render, style_for, table
 
     if args.format == "markdown":
         lines = markdown(table(["variant", "publication", "summary"], found))
@@ -142,7 +142,7 @@ def _list(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 def _show(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..rules.present import rules_data, rules_lines, rules_markdown
-    from .tables import style_for
+    from ..text.tables import style_for
 
     (rules,) = resolve_targets([args.variant], args.option)
     if args.format == "json":

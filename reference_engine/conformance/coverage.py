@@ -11,8 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TextIO
 
-from ..cli.output import json_text
-from ..cli.tables import (
+from .. import sinks
+from ..errors import Reason
+from ..rules import Catalog
+from ..rules.parameters import BY_NAME, NAMES
+from ..text.tables import (
     Cell,
     Column,
     Style,
@@ -25,9 +28,6 @@ from ..cli.tables import (
     style_for,
     table,
 )
-from ..errors import Reason
-from ..rules import Catalog
-from ..rules.parameters import BY_NAME, NAMES
 from .cases import Case
 from .decisive import VARIED, Decisive, decisive_checks, unchecked
 from .tokens import rules_tokens
@@ -285,7 +285,7 @@ def coverage_output(
     total)`` is told of each replay of the decisive checks, the part that takes time."""
     decisive = decisive_checks(cases, catalog, progress)
     if fmt == "json":
-        return json_text(coverage_data(cases, catalog, decisive))
+        return sinks.json_text(coverage_data(cases, catalog, decisive), indent=2) + "\n"
     if fmt == "markdown":
         return "\n".join(coverage_markdown(cases, catalog, decisive)) + "\n"
     return "\n".join(coverage_lines(cases, catalog, style_for(stream, width), decisive)) + "\n"

@@ -12,10 +12,10 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..cli import tables
 from ..rules import Catalog, Rules
 from ..rules.model import as_plain
 from ..rules.parameters import NAMES, ValueKind, parameter
+from ..text import tables
 from .naming import label
 
 # --------------------------------------------------------------------------- cells

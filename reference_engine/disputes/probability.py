@@ -7,10 +7,10 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
-from ..cli.tables import Column, Style, Table, render, table
 from ..engine.compiled import compiled
 from ..engine.ends import OpenEnd
 from ..rules import Catalog, Rules
+from ..text.tables import Column, Style, Table, render, table
 from .naming import label
 
 

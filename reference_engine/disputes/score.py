@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..cli.tables import Column, Style, Table, render, table
 from ..engine.scoring import Outcome, Termination, score
 from ..rules import Catalog, Rules
 from ..rules.vocabulary import Partnership
+from ..text.tables import Column, Style, Table, render, table
 from .naming import label
 
 

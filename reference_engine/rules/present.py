@@ -12,7 +12,7 @@ from .parameters import ValueKind, grouped, parameter
 from .sources import registry
 
 if TYPE_CHECKING:
-    from ..cli.tables import Style
+    from ..text.tables import Style
 
 #: The rules grouped the way SPEC.md presents them (derived from the registry).
 SECTIONS: Mapping[str, tuple[str, ...]] = MappingProxyType(
@@ -133,7 +133,7 @@ def _mode_text(mode: Mapping[str, Any]) -> str:
 
 def rules_text(rules: Rules) -> str:
     """``matador show`` output as 80-column tables."""
-    from ..cli.tables import Style
+    from ..text.tables import Style
 
     return "\n".join(rules_lines(rules, Style())) + "\n"
 
@@ -153,7 +153,7 @@ def rules_lines(rules: Rules, style: Style) -> list[str]:
     """``matador show`` as tables that fit ``style.width``: the options, then the rules of
     each group of the specification (value, citations by number, the gap a value reads),
     each group's new citations in full below it, then the gaps and the notes."""
-    from ..cli.tables import Cell, Column, key_lines, prose, render, table
+    from ..text.tables import Cell, Column, key_lines, prose, render, table
 
     data = rules_data(rules)
     out = [style.strong(line) for line in prose(f"{rules.variant}: {rules.title}", style.width)]
@@ -226,7 +226,7 @@ def rules_lines(rules: Rules, style: Style) -> list[str]:
 
 def rules_markdown(rules: Rules) -> list[str]:
     """``matador show --format markdown``: the same tables in Markdown, citations in full."""
-    from ..cli.tables import Cell, markdown, table
+    from ..text.tables import Cell, markdown, table
 
     data = rules_data(rules)
     out = [f"# {rules.variant}: {rules.title}", "", " ".join(rules.summary.split())]

@@ -123,7 +123,7 @@ def _table_lines(results: Sequence[Statistics]) -> Iterator[str]:
 
 def markdown_report(results: Sequence[Statistics]) -> str:
     """The table's figures as Markdown: what was simulated as a list, then one table."""
-    from ..cli.tables import markdown, table
+    from ..text.tables import markdown, table
 
     head = list(_head(results))
     header, rows = _rows(results)

@@ -9,7 +9,7 @@ and whether in colour is decided once, by :func:`style_for`: the terminal's
 width (``COLUMNS`` respected) on a terminal, 80 columns in a file or a pipe,
 ``--width N`` over both; colour only on a terminal and never when ``NO_COLOR``
 is set. The options that choose the format and width are
-:func:`~.arguments.format_arguments`: building the parsers imports none of this.
+:func:`~reference_engine.cli.arguments.format_arguments`: building the parsers imports none of this.
 
 Why not rich, which the progress bars use: a table here must come out the same
 in a pipe as on a terminal (tests read exactly what users see), be cut into
@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import TextIO
 
-from .arguments import DEFAULT_WIDTH, NARROWEST, terminal_columns
+from .width import DEFAULT_WIDTH, NARROWEST, terminal_columns
 
 #: Between two columns.
 GAP = "  "

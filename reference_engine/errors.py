@@ -1,4 +1,23 @@
-"""Typed errors of the engine: bad notation, bad deals, and refused actions.
+"""The project's errors: one base, subclassed by cause; and the engine's typed refusals.
+
+Every error the project raises on purpose derives from :class:`MatadorError`,
+through the one cause it reports:
+
+=======================  ===============================================
+:class:`InputProblem`    what was given cannot be read or does not fit:
+                         a file, the notation, a spec, a declaration
+:class:`RulesRefuse`     the rules refuse it: an action, a deal
+:class:`EngineProblem`   an engine or strategy under test broke the
+                         protocol or its own word
+:class:`MachineProblem`  the machine refused: an output cannot be
+                         written, a library or a service is missing
+=======================  ===============================================
+
+Each concrete class also keeps the built-in base it always had
+(``ValueError``, ``OSError``, ``RuntimeError``), so code that caught those
+still does. Exceptions used only to steer control flow inside one module (a
+case stopped early, a deadline raised into an engine, a signal) are not
+errors and do not derive from it.
 
 A refused action carries a :class:`Reason` from a closed vocabulary (what
 conformance cases and the protocol compare), the rule that forbids it, and
@@ -35,15 +54,35 @@ class Reason(TextEnum):
     MUST_PLAY_DRAWN = "must_play_drawn"
 
 
-class NotationError(ValueError):
+class MatadorError(Exception):
+    """The base of every error the project raises on purpose."""
+
+
+class InputProblem(MatadorError):
+    """What was given cannot be read or does not fit: a file, the notation, a spec."""
+
+
+class RulesRefuse(MatadorError):
+    """The rules refuse what was asked: an action, a deal."""
+
+
+class EngineProblem(MatadorError):
+    """An engine or a strategy under test broke the protocol or its own declaration."""
+
+
+class MachineProblem(MatadorError):
+    """The machine refused: an output cannot be written, a library or service is missing."""
+
+
+class NotationError(InputProblem, ValueError):
     """Text that is not a tile or an action in the project's notation."""
 
 
-class DealError(ValueError):
+class DealError(RulesRefuse, ValueError):
     """A deal that does not fit the rules: wrong hand sizes, unknown or repeated tiles."""
 
 
-class IllegalActionError(ValueError):
+class IllegalActionError(RulesRefuse, ValueError):
     """An action the rules refuse, with the reason code and the rule that decides it."""
 
     def __init__(

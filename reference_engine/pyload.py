@@ -34,8 +34,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from .errors import InputProblem
 
-class PythonSpecError(ValueError):
+
+class PythonSpecError(InputProblem, ValueError):
     """A ``python:`` spec that names no callable; the message is one line."""
 
 

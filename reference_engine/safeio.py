@@ -29,6 +29,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import IO, Any
 
+from .errors import InputProblem, MachineProblem
 from .textenum import TextEnum
 
 
@@ -62,7 +63,7 @@ DEFAULT_LIMITS: dict[FileKind, int] = {
 _limit_override: ContextVar[int | None] = ContextVar("matador_max_bytes", default=None)
 
 
-class InputError(ValueError):
+class InputError(InputProblem, ValueError):
     """A file that cannot be read as input: what, where, and why (a :class:`FileProblem`)."""
 
     def __init__(self, code: FileProblem, path: str | os.PathLike[str], message: str) -> None:
@@ -72,7 +73,7 @@ class InputError(ValueError):
         super().__init__(f"{self.path}: {message}")
 
 
-class OutputError(OSError):
+class OutputError(MachineProblem, OSError):
     """A file that cannot be written: what, where, and why (a :class:`FileProblem`)."""
 
     def __init__(self, code: FileProblem, path: str | os.PathLike[str], message: str) -> None:

@@ -13,8 +13,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .errors import InputProblem
 
-class NotStrictJson(ValueError):
+
+class NotStrictJson(InputProblem, ValueError):
     """A key given twice, or a constant JSON does not have; the message says which."""
 
 

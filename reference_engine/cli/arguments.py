@@ -17,17 +17,18 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from .. import safeio
+from ..errors import InputProblem
 from ..text.width import NARROWEST, terminal_columns
 
 if TYPE_CHECKING:
     from ..rules import Rules
 
 
-class UsageError(Exception):
+class UsageError(InputProblem):
     """A malformed command line (exit 2)."""
 
 
-class InvalidInput(Exception):
+class InvalidInput(InputProblem):
     """What was asked about is invalid: an unknown name, an impossible question (exit 1)."""
 
 

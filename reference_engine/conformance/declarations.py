@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from ..errors import EngineProblem
 from .replies import short
 
 #: What ``hello``'s ``extra.reasons`` says of refusal reasons the adapter kit derived from
@@ -49,7 +50,7 @@ FIELDS = frozenset({"players", "hand_sizes", "options", *FLAGS})
 _COUNTS = {2, 3, 4}
 
 
-class DeclarationError(ValueError):
+class DeclarationError(EngineProblem, ValueError):
     """A ``plays`` value of the wrong shape; the message says where and what."""
 
 

@@ -21,7 +21,7 @@ from ..engine.hand import Hand
 from ..engine.match import Match
 from ..engine.record import outcome_data
 from ..engine.state import parse_position
-from ..errors import DealError, IllegalActionError, NotationError
+from ..errors import DealError, EngineProblem, IllegalActionError, MatadorError, NotationError
 from ..pyload import PythonSpecError, load_callable
 from ..rules import Catalog, RulesError
 from ..rules.vocabulary import TextEnum
@@ -34,7 +34,7 @@ PROTOCOL_VERSION = "matador-engine/1"
 REFUSED = "refused"
 
 
-class EngineRefusal(Exception):
+class EngineRefusal(MatadorError):
     """The engine declined a request (unsupported variant, bad deal, ...): a typed code.
 
     The reference engine's codes are :class:`~reference_engine.conformance.codes.ErrorCode`
@@ -74,7 +74,7 @@ class FailureKind(TextEnum):
     INTERNAL_ERROR = "internal_error"
 
 
-class EngineFailure(Exception):
+class EngineFailure(EngineProblem):
     """The engine broke the protocol: crashed, hung, or answered nonsense.
 
     ``kind`` says how (a :class:`FailureKind`); ``stderr`` holds the last lines

@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 
 from .. import sinks
+from ..errors import EngineProblem
 from ..pyload import check_spec
 from . import pyhost
 from .cases import Case, Target, load_cases
@@ -79,7 +80,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-class MatadorCaseFailure(Exception):
+class MatadorCaseFailure(EngineProblem):
     """A case failed or errored against the engine under test."""
 
 

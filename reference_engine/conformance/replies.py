@@ -20,12 +20,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import strictjson
+from ..errors import EngineProblem
 from ..sinks import printable
 
 TERMINATIONS = ("domino", "blocked", "redeal")
 
 
-class BadReply(ValueError):
+class BadReply(EngineProblem, ValueError):
     """An answer of the wrong shape or types; the message says what is wrong."""
 
 

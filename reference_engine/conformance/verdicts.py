@@ -21,6 +21,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import EngineProblem
 from ..rules.vocabulary import TextEnum
 from .cases import Target
 from .engine import FailureKind
@@ -120,7 +121,7 @@ class CaseRun:
         return self.target.variant
 
 
-class EngineUnavailable(Exception):
+class EngineUnavailable(EngineProblem):
     """The engine cannot be judged: it does not start, fails its handshake, or keeps dying."""
 
     def __init__(self, message: str, *, stderr: str = "") -> None:

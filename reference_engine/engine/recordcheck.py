@@ -14,6 +14,7 @@ import math
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from ..errors import InputProblem
 from ..strictjson import NotStrictJson, unique_keys
 from .findings import Finding, FindingKind, json_pointer, shown
 from .recordformat import record_schema
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 MAX_DIGITS = 1000
 
 
-class RecordSyntaxError(ValueError):
+class RecordSyntaxError(InputProblem, ValueError):
     """A record file that is not JSON at all: not UTF-8, not JSON, or JSON no record holds."""
 
 

@@ -30,6 +30,7 @@ import random
 from collections.abc import Callable, Sequence
 from math import comb
 
+from ..errors import InputProblem
 from .actions import DRAW, PASS, AnyAction, Play
 from .hand import Hand
 
@@ -161,7 +162,7 @@ STRATEGIES: dict[str, Strategy] = {
 }
 
 
-class UnknownStrategy(ValueError):
+class UnknownStrategy(InputProblem, ValueError):
     """A strategy name that is neither built in nor an importable ``python:MODULE:NAME``."""
 
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..engine.actions import Action, AnyAction, Draw, Pass, Play
-from ..errors import NotationError, Reason
+from ..errors import EngineProblem, NotationError, Reason
 from ..rules.vocabulary import MatadorAccess, MatchRule
 
 #: The page an adapter's author reads.
@@ -37,7 +37,7 @@ END_TEXT = re.compile(
 REQUIRED = ("start", "seat", "play", "open_ends", "tiles", "winner")
 
 
-class KitError(Exception):
+class KitError(EngineProblem):
     """An adapter's hook gave what the kit cannot use (the message says which and why)."""
 
 

@@ -22,13 +22,15 @@ import random
 from collections.abc import Hashable, Sequence
 from typing import Any, Literal, TypeVar
 
+from ..errors import EngineProblem
+
 T = TypeVar("T", bound=Hashable)
 
 Direction = Literal["backward", "forward"]
 Dealing = Literal["blocks", "rounds"]
 
 
-class RiggingError(ValueError):
+class RiggingError(EngineProblem, ValueError):
     """The numbers asked for cannot make the stack asked for (different tiles, a rigged
     generator asked for more numbers than planned or for another range)."""
 

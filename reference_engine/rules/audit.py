@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import safeio
+from ..errors import InputProblem
 from . import Catalog, RulesError, registry
 from .convert import CONVERTERS
 from .datafiles import data_root, spec_dir
@@ -43,7 +44,7 @@ class Verdict(Enum):
     FIXED = "fixed"
 
 
-class AuditError(ValueError):
+class AuditError(InputProblem, ValueError):
     """``spec/audit.yaml`` cannot be read, or is not shaped as a row list per variant."""
 
 

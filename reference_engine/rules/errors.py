@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..errors import InputProblem
 from ..textenum import TextEnum
 
 
@@ -83,7 +84,7 @@ class Problem:
         return text
 
 
-class RulesError(ValueError):
+class RulesError(InputProblem, ValueError):
     """Raised with every problem found, not just the first."""
 
     def __init__(self, problems: Iterable[Problem]) -> None:

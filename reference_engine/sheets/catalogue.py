@@ -24,6 +24,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from ..errors import InputProblem
 from ..rules.errors import RulesError
 from ..rules.yamldoc import parse_yaml
 from . import LANGUAGES
@@ -73,7 +74,7 @@ PLURAL_FORMS: Mapping[str, frozenset[str]] = MappingProxyType(
 Entry = str | Mapping[str, str]
 
 
-class CatalogueError(Exception):
+class CatalogueError(InputProblem):
     """A catalogue that cannot be read, or a key that a catalogue lacks."""
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup, escape
 
+from ..errors import MachineProblem
 from ..extras import Extra, install_hint
 from ..rules import Rules
 from .catalogue import Translator
@@ -32,7 +33,7 @@ _TILE = re.compile(r"\[\d+-\d+\]")
 _OPTION = re.compile(r"--option [a-z0-9_]+=[a-z0-9_]+")
 
 
-class PdfUnavailableError(Exception):
+class PdfUnavailableError(MachineProblem):
     """WeasyPrint (the ``pdf`` extra) is not installed."""
 
 

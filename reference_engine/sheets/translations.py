@@ -42,6 +42,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from ..errors import InputProblem
 from ..rules.errors import RulesError
 from ..rules.yamldoc import parse_yaml
 from . import LANGUAGES
@@ -92,7 +93,7 @@ class Entry:
     text: str
 
 
-class StoreError(Exception):
+class StoreError(InputProblem):
     """A prose store file that cannot be read."""
 
 

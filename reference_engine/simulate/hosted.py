@@ -46,6 +46,7 @@ from ..engine.strategies import (
     python_spec,
     strategy_named,
 )
+from ..errors import EngineProblem
 from ..orphans import before_exec
 from ..pyload import PythonSpecError, check_spec
 from ..rules.model import Rules
@@ -63,7 +64,7 @@ _BOOT = (
 )
 
 
-class StrategyFailed(Exception):
+class StrategyFailed(EngineProblem):
     """A hosted strategy did not give a legal action: the message says what it did."""
 
 

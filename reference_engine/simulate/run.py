@@ -33,6 +33,7 @@ from typing import Any
 
 from ..engine.scoring import sides
 from ..engine.strategies import STRATEGIES, Strategy
+from ..errors import MachineProblem
 from ..extras import Extra, install_hint
 from ..orphans import die_with_parent
 from ..rules import Rules
@@ -46,7 +47,7 @@ CHUNK_HANDS = 500
 CHUNK_MATCHES = 20
 
 
-class SimulationFailed(RuntimeError):
+class SimulationFailed(MachineProblem, RuntimeError):
     """The chunks could not be played: no Dask, an unreachable scheduler, a worker that died."""
 
 

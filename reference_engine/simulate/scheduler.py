@@ -18,6 +18,8 @@ import socket
 import struct
 import time
 
+from ..errors import MachineProblem
+
 #: Seconds to connect, and again to read the first message.
 DEADLINE = 10.0
 
@@ -28,7 +30,7 @@ LARGEST_HANDSHAKE = 1 << 20
 MOST_FRAMES = 64
 
 
-class NotAScheduler(Exception):
+class NotAScheduler(MachineProblem):
     """The address is unreachable, silent, or answers as no Dask scheduler does."""
 
 

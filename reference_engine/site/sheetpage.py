@@ -14,12 +14,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..errors import MatadorError
+
 _STYLE = re.compile(r"<style>\n?(.*?)</style>", re.DOTALL)
 _HEADER = re.compile(r"<body[^>]*>\s*(<header>.*?</header>)", re.DOTALL)
 _MAIN = re.compile(r"<main>(.*)</main>\s*</body>", re.DOTALL)
 
 
-class SheetShapeError(Exception):
+class SheetShapeError(MatadorError):
     """The sheet's HTML no longer has the shape the site takes apart (a programming error)."""
 
 

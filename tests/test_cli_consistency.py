@@ -45,7 +45,7 @@ def _having(dest: str) -> set[str]:
 
 
 #: A quick command line that succeeds and prints, for every command that takes ``-o``.
-#: ``{record}`` is a game record made by ``play``.
+#: ``{record}`` is a game record made by ``play``, ``{run}`` a run's report made by ``conform``.
 PRINTS = {
     "validate": ["validate"],
     "list": ["list"],
@@ -72,6 +72,7 @@ PRINTS = {
     "explain": ["explain", "--hand", "3-4", "--ends", "0,5"],
     "simulate": ["simulate", "german", "--hands", "20", "--jobs", "1"],
     "completion": ["completion", "bash"],
+    "report": ["report", "{run}"],
 }
 
 #: Slow to run (an engine is observed): run with --slow.
@@ -86,11 +87,16 @@ def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert code == 0, err.getvalue()
     path = tmp_path_factory.mktemp("record") / "game.json"
     path.write_text(out.getvalue(), encoding="utf-8")
+    # and beside it, ``{run}``: a run's JSON-lines report, made by conform
+    out = io.StringIO()
+    code = run(["conform", "--case", "survey-annotated-*", "--report", "json"], out, err)
+    assert code == 0, err.getvalue()
+    (path.parent / "run.jsonl").write_text(out.getvalue(), encoding="utf-8")
     return path
 
 
 def _argv(command: str, record: Path) -> list[str]:
-    return [part.format(record=record) for part in PRINTS[command]]
+    return [part.format(record=record, run=record.parent / "run.jsonl") for part in PRINTS[command]]
 
 
 def _params() -> list[object]:

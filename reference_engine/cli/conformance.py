@@ -74,6 +74,30 @@ def add_parsers(command: AddCommand) -> None:
 
     command("engine", "run the reference engine as a protocol process on stdin/stdout")
 
+    report = command(
+        "report",
+        "draw a saved run (conform --report json) in another format, or compare two runs",
+    )
+    report.add_argument(
+        "runs",
+        nargs="+",
+        metavar="RUN",
+        help="the JSON-lines report of a run; with --compare, the older run then the newer",
+    )
+    report.add_argument(
+        "--format",
+        choices=["table", "json", "junit", "markdown", "html"],
+        default="table",
+        help="the format to draw the run in (default table)",
+    )
+    report.add_argument(
+        "--compare",
+        action="store_true",
+        help="say what changed from the first run to the second: rules newly broken, rules "
+        "fixed, cases whose verdict changed (exit 1 when the second run is worse)",
+    )
+    max_bytes_argument(report)
+
 
 def _conform(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..conformance.cli import conform
@@ -87,5 +111,41 @@ def _engine(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     return serve(sys.stdin, stdout)
 
 
+def _report(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    from ..conformance.rundata import RunFileError, change_lines, compare, read_run
+    from ..conformance.writers import WRITERS
+    from ..exits import ExitStatus
+    from ..safeio import FileKind, InputError, read_input
+
+    if len(args.runs) != (2 if args.compare else 1):
+        wanted = "two runs, the older first" if args.compare else "one run (or --compare)"
+        stderr.write(f"matador report: give {wanted}, not {len(args.runs)}\n")
+        return ExitStatus.USAGE
+    try:
+        saved = [
+            read_run(read_input(path, FileKind.JSON).decode("utf-8").splitlines(), path)
+            for path in args.runs
+        ]
+    except (InputError, RunFileError) as error:
+        stderr.write(f"matador report: {error}\n")
+        return ExitStatus.INVALID
+    except UnicodeDecodeError:
+        stderr.write("matador report: a run's report is not UTF-8 text\n")
+        return ExitStatus.INVALID
+    if args.compare:
+        change = compare(saved[0], saved[1])
+        lines = change_lines(change) or ["nothing changed"]
+        stdout.write("".join(f"{line}\n" for line in lines))
+        return ExitStatus.INVALID if change.worse else ExitStatus.OK
+    run = saved[0]
+    if run.random_hands:
+        stderr.write(
+            f"matador report: the run's {run.random_hands} random games are not drawn again "
+            "(their divergences are in the JSON report)\n"
+        )
+    WRITERS[args.format](list(run.runs), run.info, stdout, run.summary)
+    return ExitStatus.OK
+
+
 #: The handlers of this group's commands.
-COMMANDS: dict[str, Handler] = {"conform": _conform, "engine": _engine}
+COMMANDS: dict[str, Handler] = {"conform": _conform, "engine": _engine, "report": _report}

@@ -308,6 +308,7 @@ class JsonLinesReport:
                     "version": info.version,
                     "protocol": info.protocol,
                     "derived_reasons": derived_reasons(info),
+                    "extra": dict(info.extra),
                 },
             }
         )
@@ -337,6 +338,14 @@ class JsonLinesReport:
                 "stderr": run.stderr,
                 "deviations": [deviation_data(deviation) for deviation in run.deviations],
                 "seconds": round(run.seconds, 4),
+                # (what a report rendered from this line needs: matador report)
+                "file": run.file,
+                "line": run.line,
+                "players": run.players,
+                "held": dict(run.held),
+                "failed": dict(run.failed),
+                "not_judged": dict(run.not_judged),
+                "resumed": [list(place) for place in run.resumed],
             }
         )
 

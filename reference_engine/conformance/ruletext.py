@@ -211,4 +211,6 @@ def deviation_data(deviation: Deviation) -> dict[str, Any]:
         "sections": [section(rule) for rule in deviation.rules],
         "position": deviation.position,
         "history": list(deviation.history),
+        "facets": [list(facet) for facet in deviation.facets],
+        "holds": None if deviation.holds is None else list(deviation.holds),
     }

@@ -165,7 +165,7 @@ def _import(name: str, folders: Sequence[Path]) -> ModuleType:
                 f"cannot import {name!r}: no module {missing!r} in {where} or on the Python path"
             ) from None
         raise PythonSpecError(f"importing {name!r} failed: {_one_line(error)}") from None
-    except (Exception, SystemExit, KeyboardInterrupt) as error:  # the module's own code
+    except BaseException as error:  # the module's own code failed while importing
         _unless_stopped(error)
         raise PythonSpecError(f"importing {name!r} failed: {_one_line(error)}") from None
 
@@ -191,7 +191,7 @@ def _load_file(target: str, folders: Sequence[Path]) -> ModuleType:
     sys.modules[name] = module  # dataclasses and pickle look the module up while it runs
     try:
         module_spec.loader.exec_module(module)
-    except (Exception, SystemExit, KeyboardInterrupt) as error:
+    except BaseException as error:  # (the module's own code may raise anything)
         _unless_stopped(error)
         del sys.modules[name]
         raise PythonSpecError(f"importing {target!r} failed: {_one_line(error)}") from None

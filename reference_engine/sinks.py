@@ -11,6 +11,8 @@ through exactly one function here, the one for that output:
                        character, escape sequence introducer, C1 control,
                        bidirectional mark and lone surrogate written as a
                        visible escape (``\\x1b``, ``\\u202e``)
+:func:`inline`         engine text inside a line of the judge's: line
+                       breaks and tabs shown as ``\\n`` and ``\\t`` too
 :func:`markdown`       Markdown prose or a table cell: every character
                        that starts a construct backslash-escaped, so no
                        emphasis, link, HTML, entity or block can start
@@ -67,6 +69,14 @@ def printable(text: object) -> str:
     and a lone surrogate (which no output stream could even write). Tab and newline
     stay."""
     return _UNPRINTABLE.sub(_escape, str(text))
+
+
+def inline(text: object) -> str:
+    """:func:`printable` ``text`` on one line, every line break and tab shown as ``\\n`` and
+    ``\\t``: for what an engine says that is shown inside a line of the judge's own (a
+    refusal reason, a message, a legal action), so it cannot start a line that looks
+    like the judge's."""
+    return printable(text).replace("\n", "\\n").replace("\t", "\\t")
 
 
 def one_line(text: object) -> str:

@@ -249,6 +249,7 @@ CODE_INPUTS = {
     "program engine": (["conform", "--engine", "python {file}"], "engine.py"),
     "python engine file": (["conform", "--engine", "python:{file}:Engine"], "engine.py"),
     "python engine module": (["conform", "--engine", "python:pkg.mine:Engine"], "pkg/mine.py"),
+    "python engine package": (["conform", "--engine", "python:pkg.mine:Engine"], "pkg/__init__.py"),
     "identify engine": (["identify", "--engine", "python {file}"], "engine.py"),
     "strategy": (["simulate", "pagat", "--strategy", "greedy,python:{file}:S"], "mine.py"),
 }
@@ -287,6 +288,21 @@ def test_a_plot_is_never_the_strategy_under_test(
     assert result.code == ExitStatus.USAGE, result.err
     assert "--plot mine.png: that is also an input of this command" in result.err
     assert code.read_text(encoding="utf-8") == "# the code under test\n"
+
+
+def test_the_report_and_the_plot_are_never_one_file(
+    matador: Callable[..., CliResult], tmp_path: Path
+) -> None:
+    plot = tmp_path / "same.svg"
+    link = tmp_path / "link.svg"
+    link.symlink_to(plot)
+    for output in (plot, link):
+        result = matador(
+            "simulate", "pagat", "--hands", "5", "-o", str(output), "--plot", str(plot)
+        )
+        assert result.code == ExitStatus.USAGE, result.err
+        assert "are one file" in result.err
+    assert not plot.exists()
 
 
 def test_example_copy_refuses_an_output_it_would_copy_over(

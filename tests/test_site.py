@@ -15,6 +15,7 @@ import itertools
 import json
 import random
 import re
+import stat
 from collections.abc import Callable, Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -171,12 +172,17 @@ def test_a_second_build_replaces_the_first_whole(tmp_path: Path) -> None:
     (folder / "CNAME").write_text("rules.example\n", encoding="utf-8")
     (folder / "notes").mkdir()
     (folder / "notes" / "mine.txt").write_text("mine", encoding="utf-8")
+    (folder / "empty").mkdir()
+    (folder / "assets" / "mine").mkdir()
+    folder.chmod(0o700)
     status, out, _ = _run("site", str(folder), "--variant", "german")
     assert status == 0 and "1 variant" in out
     assert (folder / "variants" / "german.html").is_file()
     assert not (folder / "variants" / "dutch.html").exists()  # the earlier site's: gone
-    # the user's files beside it are not the site's: kept as they were
+    # the user's files and folders beside it are not the site's: kept as they were
     assert (folder / "CNAME").read_text(encoding="utf-8") == "rules.example\n"
+    assert (folder / "empty").is_dir() and (folder / "assets" / "mine").is_dir()
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700  # (a private folder stays private)
     assert (folder / "notes" / "mine.txt").read_text(encoding="utf-8") == "mine"
     assert [p.name for p in tmp_path.iterdir()] == ["out"]  # no temporary folder left
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import os
 from collections.abc import Sequence
 from typing import Any, TextIO, cast
 
@@ -271,6 +272,19 @@ def _other_outputs(args: argparse.Namespace, argv: Sequence[str]) -> None:
     plot = getattr(args, "plot", None)
     if isinstance(plot, str) and plot not in ("", "-"):
         refuse_input_as_output(plot, argv, "--plot")
+        output = getattr(args, "output", None)
+        if isinstance(output, str) and output not in ("", "-") and _same_file(output, plot):
+            raise UsageError(f"-o {output} and --plot {plot} are one file: give each its own")
+
+
+def _same_file(one: str, other: str) -> bool:
+    """Whether two paths name one file (through links), existing or not."""
+    try:
+        if os.path.exists(one) and os.path.exists(other):
+            return os.path.samefile(one, other)
+    except OSError:
+        return False
+    return os.path.realpath(one) == os.path.realpath(other)
 
 
 def _close_quietly(device: TextIO) -> None:

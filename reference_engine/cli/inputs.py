@@ -80,6 +80,9 @@ def _files_in(word: str) -> Iterator[str]:
                 spec = part[len("python:") :]
                 target = spec.rpartition(":")[0] or spec
                 yield target
-                module = os.path.join(*target.split("."))
+                parts = target.split(".")
+                module = os.path.join(*parts)
                 yield module + ".py"
                 yield os.path.join(module, "__init__.py")
+                for depth in range(1, len(parts)):  # (each package it is imported through)
+                    yield os.path.join(*parts[:depth], "__init__.py")

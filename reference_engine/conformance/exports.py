@@ -228,7 +228,7 @@ def write_markdown(
         verdicts = rule_verdicts(runs, random=summary.random if summary is not None else None)
         notes = "\n".join(filter(None, [notes, *declared_lines(info, verdicts)]))
     if notes:
-        stream.write("".join(f"> {_text(line)}\n" for line in notes.splitlines()) + "\n")
+        stream.write("".join(f"> {_note(line)}\n" for line in notes.splitlines()) + "\n")
     if summary is not None and summary.judged_nothing(runs):
         return  # no table of zeros
     header = " | ".join(v.value.replace("_", " ") for v in VERDICTS)
@@ -334,6 +334,13 @@ def _markdown_random(result: DifferentialResult, stream: TextIO) -> None:
         stream.write("\nTo replay each divergence: the deals and the actions played.\n\n")
         lines = [line for d in result.divergences for line in divergence_lines(d)]
         stream.write(sinks.markdown_fence(lines))
+
+
+def _note(line: str) -> str:
+    """A line of the run's notes, its indentation kept (an engine's standard error shows
+    under the line that says whose it is, never as a line of the report's own)."""
+    indent = len(line) - len(line.lstrip(" "))
+    return "&ensp;" * indent + _text(line)
 
 
 def _text(text: str) -> str:

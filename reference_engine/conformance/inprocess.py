@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any, NoReturn, TypeVar
 
-from ..sinks import one_line, printable
+from ..sinks import inline, one_line
 from . import replies
 from .codes import ErrorCode
 from .declarations import DeclarationError, read_plays
@@ -162,7 +162,9 @@ class GuardedEngine:
                 latency = getattr(self, "latency", None)
                 if latency is not None and limit:
                     latency.add(what, time.monotonic() - started, limit)
-        except (EngineRefusal, EngineFailure):
+        except EngineRefusal as refusal:  # (its words shown inside the judge's lines)
+            raise EngineRefusal(inline(refusal.code)[:100], inline(refusal.message)[:500]) from None
+        except EngineFailure:
             raise
         except _Deadline:
             raise EngineFailure(
@@ -182,7 +184,7 @@ class GuardedEngine:
     @staticmethod
     def _raised(kind: FailureKind, what: str, error: BaseException) -> EngineFailure:
         try:
-            detail = printable(str(error))[:300]
+            detail = inline(str(error))[:300]
         except Exception:  # an exception whose str() raises
             detail = "(its message cannot be shown)"
         if kind is FailureKind.CANNOT_START:
@@ -199,7 +201,7 @@ class GuardedEngine:
         except Exception as error:  # an engine's odd object may raise while it is read
             raise EngineFailure(
                 FailureKind.BAD_REPLY,
-                f"an answer that cannot be read: {type(error).__name__}: {printable(error)}",
+                f"an answer that cannot be read: {type(error).__name__}: {inline(error)}",
             ) from None
 
     def hello(self) -> EngineInfo:

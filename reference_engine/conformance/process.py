@@ -22,7 +22,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from ..sinks import one_line, printable
+from ..sinks import inline, one_line, printable
 from . import replies, requests
 from .declarations import DeclarationError, read_plays
 from .engine import (
@@ -231,10 +231,9 @@ class ProcessEngine(EnginePipes):
             if code == "internal_error":
                 raise self._fail(
                     FailureKind.INTERNAL_ERROR,
-                    f"the engine answered internal_error to {kind!r}: "
-                    f"{printable(str(message)[:300])}",
+                    f"the engine answered internal_error to {kind!r}: {inline(str(message)[:300])}",
                 )
-            raise EngineRefusal(printable(code[:100]), printable(str(message)[:500]))
+            raise EngineRefusal(inline(code[:100]), inline(str(message)[:500]))
         return reply
 
     def _reply(self, kind: str, request_id: int, deadline: float, seconds: float) -> dict[str, Any]:

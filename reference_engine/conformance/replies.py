@@ -21,7 +21,7 @@ from typing import Any
 
 from .. import strictjson
 from ..errors import EngineProblem
-from ..sinks import printable
+from ..sinks import inline, printable
 
 TERMINATIONS = ("domino", "blocked", "redeal")
 
@@ -78,13 +78,13 @@ def strings(value: object, what: str, *, once: bool = False) -> list[str]:
     if once and len(set(value)) != len(value):
         repeated = sorted({item for item in value if value.count(item) > 1})
         raise BadReply(f"{what}: {', '.join(map(short, repeated[:5]))} given more than once")
-    return list(value)
+    return [inline(item) for item in value]
 
 
 def reason(value: object) -> str | None:
     """An apply answer: None (applied) or a reason code (a string), or BadReply."""
     if value is None or isinstance(value, str):
-        return value
+        return value if value is None else inline(value)
     raise BadReply(f"a refusal's reason must be a string, got {short(value)}")
 
 
@@ -133,7 +133,7 @@ def action_text(value: object, what: str) -> str:
     """An action an engine names (a string of at most 64 characters), or BadReply."""
     if not isinstance(value, str) or not 0 < len(value) <= 64:
         raise BadReply(f"{what} must be an action in the notation, got {short(value)}")
-    return value
+    return inline(value)
 
 
 def opening(fields: Mapping[str, Any]) -> tuple[str | None, int | None] | None:

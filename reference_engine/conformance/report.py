@@ -29,6 +29,9 @@ from .ruletext import deviation_data, deviation_lines, rule_data, rule_lines
 from .runner import CaseRun, Verdict
 from .verdicttable import write_verdict_table
 
+#: The widest the table's title is drawn (an engine's long name is cut).
+TITLE_WIDTH = 76
+
 VERDICTS = (
     Verdict.PASS,
     Verdict.FAIL,
@@ -196,6 +199,8 @@ def write_table(
         stream.write("\n".join(declared) + "\n")
     title = f"Matador conformance: {info.name} {info.version}".strip() if info else ""
     title = title or "Matador conformance"
+    if len(title) > TITLE_WIDTH:  # (cut, not wrapped: a line of it must not stand alone)
+        title = title[: TITLE_WIDTH - 3] + "..."
     header = ["variant", *(verdict.value.replace("_", " ") for verdict in VERDICTS)]
     rows = [
         [variant, *(str(counts[v]) for v in VERDICTS)] for variant, counts in tally(runs).items()

@@ -22,6 +22,7 @@ from typing import Any
 
 from .. import strictjson
 from ..errors import InputProblem
+from ..sinks import inline, printable
 from .cases import Target
 from .engine import EngineInfo, FailureKind
 from .latency import Slowness, SlowReply
@@ -90,9 +91,9 @@ def _engine(data: Any, place: str) -> EngineInfo | None:
         raise RunFileError(f"{place}: the engine is not an object")
     extra = data.get("extra")
     return EngineInfo(
-        str(data.get("name", "")),
-        str(data.get("version", "")),
-        str(data.get("protocol", "")),
+        inline(data.get("name", "")),
+        inline(data.get("version", "")),
+        inline(data.get("protocol", "")),
         extra=dict(extra) if isinstance(extra, dict) else {},
     )
 
@@ -101,20 +102,22 @@ def _case(data: Mapping[str, Any], place: str) -> CaseRun:
     try:
         options = data.get("options") or {}
         run = CaseRun(
-            case=str(data["case"]),
-            target=Target(str(data["variant"]), {str(k): str(v) for k, v in options.items()}),
+            case=inline(data["case"]),
+            target=Target(
+                inline(data["variant"]), {inline(k): inline(v) for k, v in options.items()}
+            ),
             verdict=Verdict(data["verdict"]),
-            message=str(data.get("message", "")),
-            file=str(data.get("file", "")),
+            message=inline(data.get("message", "")),
+            file=inline(data.get("file", "")),
             line=data.get("line"),
             hand=data.get("hand"),
             step=data.get("step"),
             expected=data.get("expected"),
             actual=data.get("actual"),
-            history=[str(action) for action in data.get("history") or []],
+            history=[inline(action) for action in data.get("history") or []],
             seconds=float(data.get("seconds") or 0.0),
             failure=None if data.get("failure") is None else FailureKind(data["failure"]),
-            stderr=str(data.get("stderr", "")),
+            stderr=printable(data.get("stderr", "")),
             deviations=[_deviation(item) for item in data.get("deviations") or []],
             held=Counter(data.get("held") or {}),
             failed=Counter(data.get("failed") or {}),
@@ -131,16 +134,16 @@ def _deviation(data: Mapping[str, Any]) -> Deviation:
     holds = data.get("holds")
     return Deviation(
         Check(data["check"]),
-        str(data["message"]),
+        inline(data["message"]),
         data.get("expected"),
         data.get("actual"),
-        tuple(str(rule) for rule in data.get("rules") or []),
+        tuple(inline(rule) for rule in data.get("rules") or []),
         hand=data.get("hand"),
         step=data.get("step"),
-        history=tuple(str(action) for action in data.get("history") or []),
-        position=str(data.get("position") or ""),
-        facets=tuple(tuple(str(rule) for rule in facet) for facet in data.get("facets") or []),
-        holds=None if holds is None else tuple(str(tile) for tile in holds),
+        history=tuple(inline(action) for action in data.get("history") or []),
+        position=inline(data.get("position") or ""),
+        facets=tuple(tuple(inline(rule) for rule in facet) for facet in data.get("facets") or []),
+        holds=None if holds is None else tuple(inline(tile) for tile in holds),
     )
 
 

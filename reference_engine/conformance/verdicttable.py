@@ -33,7 +33,9 @@ def write_verdict_table(
     from rich.table import Table
     from rich.text import Text
 
-    table = Table(title=Text(title))
+    # (one line, cut to the table's width: a wrapped line of an engine's name could
+    # stand alone and pass for one of the report's own)
+    table = Table(title=Text(title, no_wrap=True, overflow="ellipsis"))
     table.add_column(Text(header[0]))
     for name in header[1:]:
         table.add_column(Text(name), justify="right")

@@ -17,6 +17,7 @@ import contextlib
 import json
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -93,12 +94,15 @@ def _manifest(target: Path) -> frozenset[str]:
 
 
 def _files(folder: Path) -> list[str]:
-    """Every file and link under ``folder`` (not following links), as relative paths."""
+    """Every file and link under ``folder`` (not following links), and every empty folder
+    (written ``name/``), as relative paths."""
     found = []
     for root, folders, names in os.walk(folder):
         base = Path(root).relative_to(folder)
         links = [name for name in folders if (Path(root) / name).is_symlink()]
         found += [(base / name).as_posix() for name in [*names, *links]]
+        if not folders and not names and base != Path("."):
+            found.append(base.as_posix() + "/")
     return found
 
 
@@ -127,11 +131,18 @@ def write_site(target: Path, files: Iterable[SiteFile]) -> int:
             else:
                 path.write_text(item.content, encoding="utf-8", newline="\n")
             count += 1
-        for name in kept:  # the user's files beside the earlier site, as they are
-            copy = building.joinpath(*name.split("/"))
+        for name in kept:  # the user's files and folders beside the earlier site, as they are
+            parts = name.rstrip("/").split("/")
+            copy = building.joinpath(*parts)
             copy.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(target.joinpath(*name.split("/")), copy, follow_symlinks=False)
-        os.chmod(building, 0o777 & ~_umask())
+            if name.endswith("/"):
+                copy.mkdir(exist_ok=True)
+                shutil.copystat(target.joinpath(*parts), copy)
+            else:
+                shutil.copy2(target.joinpath(*parts), copy, follow_symlinks=False)
+        # (a folder written again keeps its permissions: a private one stays private)
+        mode = stat.S_IMODE(target.stat().st_mode) if target.is_dir() else None
+        os.chmod(building, 0o777 & ~_umask() if mode is None else mode)
         _swap(building, target)
     except OSError as error:
         raise OutputError(FileProblem.WRITE_FAILED, target, error.strerror or str(error)) from None

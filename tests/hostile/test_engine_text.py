@@ -64,6 +64,7 @@ PIECES = [
     "]]>",
     "```",
     "\n# heading\n",
+    "\nFAKE LINE: 99 passed",
     "\n<div>block</div>\n",
     "*x* _y_ ~~z~~",
     "[link](javascript:alert(4))",
@@ -155,6 +156,10 @@ def check(kind: str, text: str, baseline: Mapping[str, Any]) -> None:
     """``text``, a report of ``kind``, holds nothing an engine's text made live."""
     no_raw(text, kind)
     text.encode("utf-8")  # (a lone surrogate cannot be written)
+    if kind in ("table", "markdown"):  # (no line of the judge's can be forged)
+        # (an engine's lines may show indented, under what says whose they are)
+        forged = [line for line in text.splitlines() if line.removeprefix("> ").startswith("FAKE")]
+        assert not forged, forged
     if kind == "json":
         for line in text.splitlines():
             json.loads(line)

@@ -102,3 +102,12 @@ def test_modules_named_like_the_judge_s_libraries_do_not_replace_them(
     assert done.status == ExitStatus.OK, done.output
     assert "shadowed" not in done.output
     assert target.stat().st_size > 0
+
+
+def test_any_exception_a_module_raises_while_loaded_in_process_is_one_line(
+    tmp_path: Path,
+) -> None:
+    engine = _engine(tmp_path, "class Boom(BaseException):\n    pass\nraise Boom('base\\nmulti')\n")
+    done = run_matador("conform", "--engine", engine, "--in-process", *TWO, cwd=tmp_path)
+    assert done.status == ExitStatus.USAGE, done.output
+    assert done.stderr.count("\n") == 1 and "Boom: base multi" in done.stderr

@@ -1,5 +1,13 @@
 """No process of the judge's outlives it: a worker or an engine ends when the judge does.
 
+An engine may start processes of its own, and some leave its process group
+(a new session, a daemon's double fork), where stopping the group does not
+reach them. On Linux the judge adopts such orphans (:func:`adopt_orphans`,
+``PR_SET_CHILD_SUBREAPER``: a process whose parent ends becomes the judge's
+child, not init's), and when it stops an engine it ends every process
+descended from it (:func:`descendants`, found before the engine is stopped)
+and every orphan it adopted (:func:`end_adopted`).
+
 A judge ended by a signal it can catch stops its workers and engines itself.
 One it cannot catch (SIGKILL, the machine's out-of-memory killer) leaves them
 orphaned, still playing or waiting for a request that will never come. On
@@ -21,6 +29,8 @@ from collections.abc import Callable
 
 #: ``prctl``'s option that sets the signal sent when the parent ends (linux/prctl.h).
 _PR_SET_PDEATHSIG = 1
+#: ``prctl``'s option that makes a process the parent of its orphaned descendants.
+_PR_SET_CHILD_SUBREAPER = 36
 
 #: How often the watching thread looks for the parent, where the kernel cannot be asked.
 WATCH_EVERY = 0.5
@@ -75,3 +85,89 @@ def _watch(parent: int) -> None:
     while os.getppid() == parent:
         time.sleep(WATCH_EVERY)
     os.kill(os.getpid(), signal.SIGKILL)
+
+
+# --------------------------------------------------------------------------- descendants
+
+
+@functools.cache
+def adopt_orphans() -> bool:
+    """Make this process the parent of its descendants' orphans (Linux); whether it is.
+    Asked once per process."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+        return bool(prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
+
+
+def _parents() -> dict[int, int]:
+    """Every process's parent, read from /proc (empty where there is no /proc)."""
+    parents: dict[int, int] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return parents
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        parents[int(entry)] = int(fields[1])
+    return parents
+
+
+def descendants(root: int) -> list[int]:
+    """Every process descended from ``root`` now, whatever its group or session."""
+    children: dict[int, list[int]] = {}
+    for pid, parent in _parents().items():
+        children.setdefault(parent, []).append(pid)
+    found, todo = [], list(children.get(root, []))
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(children.get(pid, []))
+    return found
+
+
+def end(pids: list[int]) -> None:
+    """SIGKILL each of ``pids`` still alive, and reap those that were this process's."""
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            continue
+    _reap(pids)
+
+
+def end_adopted(keep: set[int]) -> None:
+    """End every child of this process that it did not start (an orphan it adopted): all
+    but those in ``keep`` (the engines it runs) and multiprocessing's workers and
+    resource tracker."""
+    mine = os.getpid()
+    keep = set(keep)
+    processing = sys.modules.get("multiprocessing")
+    if processing is not None:
+        keep.update(child.pid for child in processing.active_children() if child.pid)
+        tracking = sys.modules.get("multiprocessing.resource_tracker")
+        tracker_pid = getattr(getattr(tracking, "_resource_tracker", None), "_pid", None)
+        if isinstance(tracker_pid, int):
+            keep.add(tracker_pid)
+    adopted = [pid for pid, parent in _parents().items() if parent == mine and pid not in keep]
+    if adopted:
+        end(adopted)
+
+
+def _reap(pids: list[int]) -> None:
+    for pid in pids:
+        try:
+            os.waitpid(pid, os.WNOHANG)
+        except OSError:
+            continue

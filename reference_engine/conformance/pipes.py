@@ -29,7 +29,7 @@ import signal
 import subprocess
 import time
 
-from ..orphans import before_exec
+from ..orphans import adopt_orphans, before_exec, descendants, end, end_adopted
 from ..sinks import printable
 from .engine import EngineFailure, FailureKind
 from .signals import LIVE_GROUPS, deferred
@@ -60,6 +60,7 @@ class EnginePipes:
             ) from None
         if not argv:
             raise EngineFailure(FailureKind.CANNOT_START, "the engine command is empty")
+        adopt_orphans()  # (what the engine's processes leave behind is the judge's)
         try:
             # A signal between the start and the bookkeeping must not orphan the engine.
             with deferred():
@@ -242,8 +243,13 @@ class EnginePipes:
         if self._stopped:
             return
         self._stopping = True
+        # (found first: a process the engine started in a session of its own is not
+        # in its group, and once the engine is gone it is nobody's child)
+        spawned = descendants(self._process.pid)
         stop_group(self._pgid, self._process)
         LIVE_GROUPS.discard(self._pgid)
+        end(spawned)
+        end_adopted(LIVE_GROUPS)
         with contextlib.suppress(OSError, ValueError):
             self._selector.close()
         for stream in (self._process.stdin, self._process.stdout, self._process.stderr):

@@ -10,6 +10,7 @@ on a hang, a traceback or a process left behind.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -111,3 +112,35 @@ def test_any_exception_a_module_raises_while_loaded_in_process_is_one_line(
     done = run_matador("conform", "--engine", engine, "--in-process", *TWO, cwd=tmp_path)
     assert done.status == ExitStatus.USAGE, done.output
     assert done.stderr.count("\n") == 1 and "Boom: base multi" in done.stderr
+
+
+def test_processes_that_leave_the_engine_s_group_do_not_outlive_the_run(tmp_path: Path) -> None:
+    """A process started in a session of its own, and a daemon's double fork: neither is
+    in the engine's group, and run_matador fails the test on either left running."""
+    code = (
+        "import os, subprocess, sys\n"
+        "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'],"
+        " start_new_session=True)\n"
+        "if os.fork() == 0:\n"
+        "    os.setsid()\n"
+        "    if os.fork() == 0:\n"
+        "        os.execv(sys.executable, [sys.executable, '-c', 'import time; time.sleep(600)'])\n"
+        "    os._exit(0)\n"
+    )
+    engine = _engine(tmp_path, code)
+    done = run_matador("conform", "--engine", engine, *TWO, cwd=tmp_path)
+    assert done.status == ExitStatus.OK, done.output
+
+
+def test_a_program_engine_s_detached_process_does_not_outlive_the_run(tmp_path: Path) -> None:
+    script = tmp_path / "engine.sh"
+    script.write_text(
+        '#!/bin/sh\nsetsid sleep 600 &\nexec "$MATADOR_PYTHON" -m reference_engine.cli engine\n',
+        encoding="utf-8",
+    )
+    script.chmod(0o755)
+    done = run_matador(
+        "conform", "--engine", str(script), *TWO, cwd=tmp_path,
+        env={"MATADOR_PYTHON": sys.executable},
+    )  # fmt: skip
+    assert done.status == ExitStatus.OK, done.output

@@ -90,11 +90,25 @@ def _watch(parent: int) -> None:
 # --------------------------------------------------------------------------- descendants
 
 
+#: Whether this process is the ``matador`` command, whose children are all the judge's
+#: (set by its entry point). A program that uses the judge as a library (a test suite,
+#: the pytest plugin) has children of its own, which an adopting judge must not end:
+#: there, only an engine's own descendants are ended.
+_COMMAND = False
+
+
+def own_children() -> None:
+    """Say that this process is the ``matador`` command: every child it has is the judge's,
+    so it may adopt the orphans its engines leave and end them (:func:`end_adopted`)."""
+    global _COMMAND
+    _COMMAND = True
+
+
 @functools.cache
 def adopt_orphans() -> bool:
-    """Make this process the parent of its descendants' orphans (Linux); whether it is.
-    Asked once per process."""
-    if not sys.platform.startswith("linux"):
+    """Make this process the parent of its descendants' orphans (Linux), when it is the
+    ``matador`` command (:func:`own_children`); whether it does. Asked once per process."""
+    if not _COMMAND or not sys.platform.startswith("linux"):
         return False
     try:
         import ctypes
@@ -151,6 +165,8 @@ def end_adopted(keep: set[int]) -> None:
     """End every child of this process that it did not start (an orphan it adopted): all
     but those in ``keep`` (the engines it runs) and multiprocessing's workers and
     resource tracker."""
+    if not adopt_orphans():
+        return  # (not the command: its other children are not the judge's to end)
     mine = os.getpid()
     keep = set(keep)
     processing = sys.modules.get("multiprocessing")

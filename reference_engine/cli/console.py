@@ -16,6 +16,7 @@ import sys
 from typing import TextIO, cast
 
 from ..exits import ExitStatus
+from ..orphans import own_children
 from .app import run
 
 
@@ -45,6 +46,7 @@ class QuietErrors(io.TextIOBase):
 
 def main() -> None:
     """Console entry point."""
+    own_children()  # (every child of this process is the judge's: see orphans)
     # The judge never imports from the folder it is run in (``python -m`` puts it first):
     # a jinja2.py or statistics.py there must not stand in for the library. A python:
     # engine or strategy is looked for there explicitly (reference_engine.pyload).

@@ -144,3 +144,22 @@ def test_a_program_engine_s_detached_process_does_not_outlive_the_run(tmp_path: 
         env={"MATADOR_PYTHON": sys.executable},
     )  # fmt: skip
     assert done.status == ExitStatus.OK, done.output
+
+
+def test_the_judge_used_as_a_library_ends_no_process_of_its_host() -> None:
+    """In a test suite (or the pytest plugin) the judge's process has children of its own:
+    stopping an engine ends the engine's descendants, never the host's other children."""
+    import io
+    import subprocess
+
+    from reference_engine.cli import run
+
+    host_child = subprocess.Popen(["sleep", "60"], start_new_session=True)
+    try:
+        out, err = io.StringIO(), io.StringIO()
+        engine = f"{sys.executable} -m reference_engine.cli engine"
+        assert run(["conform", "--engine", engine, *TWO], out, err) == 0, err.getvalue()
+        assert host_child.poll() is None
+    finally:
+        host_child.kill()
+        host_child.wait()

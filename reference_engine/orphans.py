@@ -23,7 +23,6 @@ import functools
 import os
 import signal
 import sys
-import threading
 import time
 from collections.abc import Callable
 
@@ -41,6 +40,8 @@ def die_with_parent(parent: int | None = None) -> None:
     starts, with the pid its parent gave it (a worker that starts after its parent
     ended is ended at once)."""
     parent = os.getppid() if parent is None else parent
+    import threading  # (here: the command's start-up need not load it)
+
     ask = _deathsig()
     asked = ask is not None and bool(ask())
     if os.getppid() != parent:  # the parent ended before the kernel was asked
@@ -53,6 +54,8 @@ def before_exec() -> Callable[[], None] | None:
     """A ``preexec_fn`` that makes a program started from this thread end when this process
     does (Linux), or None where that cannot be asked. Only for a program started by
     the main thread: the kernel's signal follows the thread that started it."""
+    import threading
+
     ask = _deathsig()
     if ask is None or threading.current_thread() is not threading.main_thread():
         return None

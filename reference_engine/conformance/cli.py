@@ -368,9 +368,12 @@ def _judge(
 
     with progress_bar(stderr, len(runs), "cases") as advance:
         for result in runner.each(runs):
-            results.append(result)
-            if stream is not None:
-                stream.case(result)
+            # (a finished case is kept and written whole, or not at all: a signal waits,
+            # so the footer counts exactly the case lines written)
+            with deferred():
+                results.append(result)
+                if stream is not None:
+                    stream.case(result)
             if advance is not None:
                 advance(1)
             if fail_fast and result.verdict in (Verdict.FAIL, Verdict.ERROR):

@@ -368,9 +368,7 @@ def _judge(
 
     with progress_bar(stderr, len(runs), "cases") as advance:
         for result in runner.each(runs):
-            # (a finished case is kept and written whole, or not at all: a signal waits,
-            # so the footer counts exactly the case lines written)
-            with deferred():
+            with deferred():  # (kept and written whole: the footer counts the lines written)
                 results.append(result)
                 if stream is not None:
                     stream.case(result)

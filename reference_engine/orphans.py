@@ -70,16 +70,23 @@ def before_exec() -> Callable[[], None] | None:
 
 
 @functools.cache
-def _deathsig() -> Callable[[], int] | None:
-    """The call that asks the kernel for SIGKILL at the parent's end, loaded once (in the
-    parent: a ``preexec_fn`` must not import), or None off Linux."""
+def _prctl() -> Callable[..., int] | None:
+    """Linux's ``prctl``, loaded once (in the parent: a ``preexec_fn`` must not import), or
+    None where there is none."""
     if not sys.platform.startswith("linux"):
         return None
     try:
         import ctypes
 
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
+        return ctypes.CDLL(None, use_errno=True).prctl
     except (OSError, AttributeError):
+        return None
+
+
+def _deathsig() -> Callable[[], int] | None:
+    """The call that asks the kernel for SIGKILL at the parent's end, or None off Linux."""
+    prctl = _prctl()
+    if prctl is None:
         return None
     return lambda: int(prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0)
 
@@ -111,15 +118,8 @@ def own_children() -> None:
 def adopt_orphans() -> bool:
     """Make this process the parent of its descendants' orphans (Linux), when it is the
     ``matador`` command (:func:`own_children`); whether it does. Asked once per process."""
-    if not _COMMAND or not sys.platform.startswith("linux"):
-        return False
-    try:
-        import ctypes
-
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-        return bool(prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
-    except (OSError, AttributeError):
-        return False
+    prctl = _prctl() if _COMMAND else None
+    return prctl is not None and prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
 
 
 def _parents() -> dict[int, int]:

@@ -57,20 +57,25 @@ def load_callable(
     for (an engine's factory, a strategy). Raises :class:`PythonSpecError` when
     the spec names no callable.
     """
+    target, attribute, folders = _parts(spec, search, noun, example)
+    module = _load_file(target, folders) if _is_file(target) else _import(target, folders)
+    return _named(module, target, attribute, purpose)
+
+
+def _parts(
+    spec: str, search: Sequence[Path], noun: str, example: str
+) -> tuple[str, str, list[Path]]:
+    """The module or file ``spec`` names, the callable's name, and the folders to look in;
+    PythonSpecError when the spec is not of the form ``MODULE:NAME`` or ``FILE.py:NAME``."""
     forms = f"MODULE:{noun} or path/to/file.py:{noun}"
     target, _, attribute = spec.strip().rpartition(":")
     if not target or not attribute:
         raise PythonSpecError(f"{spec!r} is not {forms} (e.g. python:{example})")
     if not all(part.isidentifier() for part in attribute.split(".")):
         raise PythonSpecError(f"{attribute!r} in {spec!r} is not a Python name ({forms})")
-    folders = [Path(folder).resolve() for folder in search] or [Path.cwd()]
-    if _is_file(target):
-        module, label = _load_file(target, folders), target
-    else:
-        if not all(part.isidentifier() for part in target.split(".")):
-            raise PythonSpecError(f"{spec!r} is not {forms} (e.g. python:{example})")
-        module, label = _import(target, folders), target
-    return _named(module, label, attribute, purpose)
+    if not _is_file(target) and not all(part.isidentifier() for part in target.split(".")):
+        raise PythonSpecError(f"{spec!r} is not {forms} (e.g. python:{example})")
+    return target, attribute, [Path(folder).resolve() for folder in search] or [Path.cwd()]
 
 
 def check_spec(
@@ -84,13 +89,7 @@ def check_spec(
     running any of its code: its form, the file it names, the top-level module it names
     (found, not imported). What only importing tells (an error in the module's code, a
     missing attribute) is left to whoever loads it."""
-    forms = f"MODULE:{noun} or path/to/file.py:{noun}"
-    target, _, attribute = spec.strip().rpartition(":")
-    if not target or not attribute:
-        raise PythonSpecError(f"{spec!r} is not {forms} (e.g. python:{example})")
-    if not all(part.isidentifier() for part in attribute.split(".")):
-        raise PythonSpecError(f"{attribute!r} in {spec!r} is not a Python name ({forms})")
-    folders = [Path(folder).resolve() for folder in search] or [Path.cwd()]
+    target, _, folders = _parts(spec, search, noun, example)
     if _is_file(target):
         given = Path(target).expanduser()
         candidates = [given] if given.is_absolute() else [folder / given for folder in folders]
@@ -98,8 +97,6 @@ def check_spec(
             where = "" if given.is_absolute() else " in " + " or ".join(map(str, folders))
             raise PythonSpecError(f"cannot load {target!r}: no such file{where}")
         return
-    if not all(part.isidentifier() for part in target.split(".")):
-        raise PythonSpecError(f"{spec!r} is not {forms} (e.g. python:{example})")
     top = target.split(".")[0]
     import importlib.machinery
 
@@ -122,6 +119,12 @@ def _unless_stopped(error: BaseException) -> None:
 
 def _is_file(target: str) -> bool:
     return target.endswith(".py") or "/" in target or os.sep in target
+
+
+def error_line(error: BaseException) -> str:
+    """Why loading someone's code failed, on one line: a spec's own message as it is, any
+    other exception as ``Type: message``."""
+    return str(error) if isinstance(error, PythonSpecError) else _one_line(error)
 
 
 def _one_line(error: BaseException) -> str:

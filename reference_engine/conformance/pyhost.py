@@ -77,11 +77,11 @@ def main(argv: Sequence[str]) -> int:
     try:
         factory = load_python_engine(spec, search=search)
     except BaseException as error:  # the engine's own code may raise anything, exit included
-        return _cannot(_one_line(error))
+        return _cannot(pyload.error_line(error))
     try:
         engine = factory()
     except BaseException as error:
-        return _cannot(f"the factory raised {_one_line(error)}")
+        return _cannot(f"the factory raised {pyload.error_line(error)}")
     missing = missing_methods(engine)
     if missing:
         return _cannot(
@@ -96,16 +96,6 @@ def _cannot(why: str) -> int:
     sys.stderr.write(f"{MARK}{why}\n")
     sys.stderr.flush()
     return CANNOT_LOAD
-
-
-def _one_line(error: BaseException) -> str:
-    try:
-        text = " ".join(str(error).split())
-    except Exception:  # an exception whose str() raises
-        text = ""
-    text = text if len(text) <= 300 else text[:297] + "..."
-    kind = type(error).__name__
-    return text if kind == "PythonSpecError" else (f"{kind}: {text}" if text else kind)
 
 
 if __name__ == "__main__":

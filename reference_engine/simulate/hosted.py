@@ -27,7 +27,7 @@ import os
 import pickle
 import random
 import selectors
-import shlex
+import signal
 import struct
 import subprocess
 import sys
@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from .. import pyload
 from ..engine.actions import Action, AnyAction
 from ..engine.hand import Hand, Phase
 from ..engine.state import hand_at, state_of
@@ -117,7 +118,7 @@ class _Host:
         )
         self._rules: dict[int, tuple[Rules, int]] = {}
         self.alive = True
-        self.label = shlex.join(["python:" + spec])
+        self.label = f"python:{spec}"
 
     def choose(self, hand: Hand, legal: Sequence[AnyAction], seed: int, name: str) -> AnyAction:
         rules = hand.rules
@@ -169,9 +170,7 @@ class _Host:
         return answer
 
     def _failed(self, name: str, what: str) -> StrategyFailed:
-        with contextlib.suppress(OSError):
-            os.killpg(self.process.pid, 9)
-        self.process.wait()  # (all it wrote is in the file now)
+        self._end()  # (all it wrote is in the file now)
         self._errors.seek(0, os.SEEK_END)
         size = self._errors.tell()
         self._errors.seek(max(0, size - 2000))
@@ -185,13 +184,17 @@ class _Host:
         if not self.alive:
             return
         self.alive = False
-        with contextlib.suppress(OSError):
-            os.killpg(self.process.pid, 9)
-        self.process.wait()
+        self._end()
         for stream in (self.process.stdin, self.process.stdout, self._errors):
             if stream is not None:
                 with contextlib.suppress(OSError):
                     stream.close()
+
+    def _end(self) -> None:
+        """End the host and what it started, and reap it."""
+        with contextlib.suppress(OSError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
 
 
 def strategy_for(name: str, *, in_process: bool = False, check_only: bool = False) -> Strategy:
@@ -233,7 +236,9 @@ class Trusted:
         except BaseException as error:
             if type(error).__name__ == "Interrupted":  # the run's own stop, by a signal
                 raise
-            raise StrategyFailed(f"strategy {self.name}: it raised {_one_line(error)}") from None
+            raise StrategyFailed(
+                f"strategy {self.name}: it raised {pyload.error_line(error)}"
+            ) from None
         finally:
             sys.stdout = printed
         if chosen not in legal:
@@ -255,15 +260,13 @@ def main(argv: Sequence[str]) -> int:
     channel = os.fdopen(os.dup(1), "w", encoding="utf-8", newline="\n")
     os.dup2(2, 1)  # what the strategy prints goes to standard error
     sys.stdout = sys.stderr
-    from .. import pyload
-
     pyload.FOLDERS_FIRST = True
     try:
         strategy = pyload.load_callable(
             spec, search=[Path(folder)], noun="NAME", purpose="chooses an action"
         )
     except BaseException as error:  # its own code may raise anything, exit included
-        _say(channel, {"error": _one_line(error)})
+        _say(channel, {"error": pyload.error_line(error)})
         return 3
     requests = sys.stdin.buffer
     rules: dict[int, Rules] = {}
@@ -282,18 +285,9 @@ def main(argv: Sequence[str]) -> int:
             chosen = strategy(hand, legal, random.Random(seed))
             _say(channel, {"action": str(chosen)})
         except BaseException as error:
-            _say(channel, {"error": f"it raised {_one_line(error)}"})
+            _say(channel, {"error": f"it raised {pyload.error_line(error)}"})
 
 
 def _say(channel: IO[str], answer: dict[str, str]) -> None:
     channel.write(json.dumps(answer)[:LONGEST_ANSWER] + "\n")
     channel.flush()
-
-
-def _one_line(error: BaseException) -> str:
-    try:
-        text = " ".join(str(error).split())[:300]
-    except Exception:  # an exception whose str() raises
-        text = ""
-    kind = type(error).__name__
-    return text if kind == "PythonSpecError" else (f"{kind}: {text}" if text else kind)

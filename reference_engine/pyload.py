@@ -4,7 +4,7 @@
 ``matador simulate --strategy python:SPEC`` name a callable in someone's own
 Python code: an engine's factory (a callable that takes no argument and returns
 an object with the methods of
-:class:`~reference_engine.conformance.engine.Engine`), or a strategy.
+:class:`~reference_engine.conformance.protocol.interface.Engine`), or a strategy.
 
 * ``MODULE:NAME`` imports ``MODULE`` from the current folder (or the folders
   the caller gives), so code in the folder you work in needs no

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from functools import cache
 
-from reference_engine.conformance.cases import Case, load_cases
-from reference_engine.conformance.engine import ReferenceEngine
-from reference_engine.conformance.runner import CaseRun, Runner, select
+from reference_engine.conformance.protocol.interface import ReferenceEngine
+from reference_engine.conformance.session.runner import CaseRun, Runner, select
+from reference_engine.conformance.suite.casedata import Case, load_cases
 from reference_engine.rules import Problem
 
 #: The id of every shipped variant file.

@@ -22,15 +22,15 @@ from xml.etree import ElementTree
 import pytest
 from shipped import shipped_cases
 
-from reference_engine.conformance.blame import Place, assign, evidence_flags
-from reference_engine.conformance.cases import Case, Target
-from reference_engine.conformance.differential import DifferentialResult, differential
-from reference_engine.conformance.engine import EngineRefusal, ReferenceEngine
-from reference_engine.conformance.report import RunSummary, rules_line
-from reference_engine.conformance.rulereport import RuleVerdict, Standing, rule_verdicts
-from reference_engine.conformance.runner import Runner, select
-from reference_engine.conformance.verdicts import CaseRun, Check, Deviation, Verdict
-from reference_engine.conformance.writers import WRITERS
+from reference_engine.conformance.analysis.rulereport import RuleVerdict, Standing, rule_verdicts
+from reference_engine.conformance.games.differential import DifferentialResult, differential
+from reference_engine.conformance.judging.blame import Place, assign, evidence_flags
+from reference_engine.conformance.judging.verdicts import CaseRun, Check, Deviation, Verdict
+from reference_engine.conformance.protocol.interface import EngineRefusal, ReferenceEngine
+from reference_engine.conformance.reports.runreport import RunSummary, rules_line
+from reference_engine.conformance.reports.writers import WRITERS
+from reference_engine.conformance.session.runner import Runner, select
+from reference_engine.conformance.suite.casedata import Case, Target
 from reference_engine.engine.deal import Deal
 from reference_engine.rules import Catalog, Rules
 from reference_engine.rules.model import PerPlayers

@@ -57,7 +57,7 @@ PRINTS = {
     "identify": [
         "identify",
         "--engine",
-        "python:reference_engine.conformance.engine:ReferenceEngine",
+        "python:reference_engine.conformance.protocol.interface:ReferenceEngine",
         "--hands",
         "1",
         "--players",

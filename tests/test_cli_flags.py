@@ -300,7 +300,7 @@ def test_a_counting_bar_takes_its_total_as_it_learns_it() -> None:
 
 @pytest.mark.slow
 def test_identify_draws_a_progress_bar_only_on_a_terminal() -> None:
-    engine = "python:reference_engine.conformance.engine:ReferenceEngine"
+    engine = "python:reference_engine.conformance.protocol.interface:ReferenceEngine"
     argv = ["identify", "--engine", engine, "--hands", "1", "--players", "2"]
     plain_out, plain_err = io.StringIO(), io.StringIO()
     tty_out, tty_err = io.StringIO(), Terminal()
@@ -317,7 +317,7 @@ def test_identify_draws_a_progress_bar_only_on_a_terminal() -> None:
 
 ZERO_ENGINE = '''
 from typing import Any
-from reference_engine.conformance.engine import ReferenceEngine
+from reference_engine.conformance.protocol.interface import ReferenceEngine
 
 
 class ScoresNothing(ReferenceEngine):

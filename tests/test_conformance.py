@@ -16,28 +16,28 @@ import pytest
 from shipped import reference_runs, shipped_cases
 
 from reference_engine.cli import run
-from reference_engine.conformance.cases import Target
-from reference_engine.conformance.codes import ErrorCode
-from reference_engine.conformance.coverage import coverage_report
-from reference_engine.conformance.differential import differential
-from reference_engine.conformance.engine import (
+from reference_engine.conformance.analysis.coverage import coverage_report
+from reference_engine.conformance.games.differential import differential
+from reference_engine.conformance.judging.verdicts import Check
+from reference_engine.conformance.protocol.codes import ErrorCode
+from reference_engine.conformance.protocol.interface import (
     EngineFailure,
     EngineInfo,
     EngineRefusal,
     FailureKind,
     ReferenceEngine,
 )
-from reference_engine.conformance.process import ProcessEngine
-from reference_engine.conformance.runner import CaseRun, Runner, Verdict, select
-from reference_engine.conformance.server import (
+from reference_engine.conformance.protocol.server import (
     MAX_LINE_BYTES,
     REQUEST_TYPES,
     answer,
     protocol_schema,
     serve,
 )
-from reference_engine.conformance.verdicts import Check
-from reference_engine.conformance.writers import WRITERS
+from reference_engine.conformance.reports.writers import WRITERS
+from reference_engine.conformance.session.runner import CaseRun, Runner, Verdict, select
+from reference_engine.conformance.suite.casedata import Target
+from reference_engine.conformance.transport.process import ProcessEngine
 from reference_engine.errors import Reason
 from reference_engine.exits import ExitStatus
 from reference_engine.rules import Catalog
@@ -395,7 +395,7 @@ def test_a_python_engine_spec_that_does_not_load_is_a_usage_error() -> None:
 def test_python_engine_in_process() -> None:
     code, out, _ = conform(
         "--engine",
-        "python:reference_engine.conformance.engine:ReferenceEngine",
+        "python:reference_engine.conformance.protocol.interface:ReferenceEngine",
         "--case",
         "survey-*",
     )
@@ -491,7 +491,10 @@ def test_the_protocol_schema_defines_every_request_and_the_reasons() -> None:
 
 
 def test_the_servers_fast_checks_accept_only_what_the_schema_accepts() -> None:
-    from reference_engine.conformance.requestcheck import definition_validator, plainly_valid
+    from reference_engine.conformance.protocol.requestcheck import (
+        definition_validator,
+        plainly_valid,
+    )
 
     requests: list[dict[str, object]] = [
         {"id": 1, "type": kind} for kind in ("legal", "ends", "to_act", "result", "match", "quit")
@@ -632,7 +635,7 @@ def test_differential_testing_finds_a_divergence_with_its_history() -> None:
 def test_the_pytest_plugin_runs_the_cases_as_tests(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(
         my_engine="""
-        from reference_engine.conformance.engine import ReferenceEngine
+        from reference_engine.conformance.protocol.interface import ReferenceEngine
         def make():
             return ReferenceEngine()
         """
@@ -645,7 +648,7 @@ def test_the_pytest_plugin_runs_the_cases_as_tests(pytester: pytest.Pytester) ->
 def test_the_pytest_plugin_reports_a_failing_case(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(
         bad_engine="""
-        from reference_engine.conformance.engine import ReferenceEngine
+        from reference_engine.conformance.protocol.interface import ReferenceEngine
         class Bad(ReferenceEngine):
             def legal(self):
                 return [*super().legal(), "pass"]

@@ -3,7 +3,7 @@
 An outside engine offered ``pass`` beside a fitting tile once the boneyard was
 empty, and the gamerules-com cases of the time never looked at such a
 position although they declared ``pass_when=no_play``. These tests hold the
-decisive-check analysis (reference_engine/conformance/decisive.py) to that
+decisive-check analysis (reference_engine/conformance/analysis/decisive.py) to that
 story, worked out by hand.
 """
 
@@ -18,14 +18,14 @@ import pytest
 from shipped import shipped_cases
 
 from reference_engine.cli.app import run
-from reference_engine.conformance.cases import Case
-from reference_engine.conformance.counterfactual import altered
-from reference_engine.conformance.decisive import (
+from reference_engine.conformance.analysis.decisive import (
     VARIED,
     Run,
     decisive_checks,
     unchecked,
 )
+from reference_engine.conformance.judging.counterfactual import altered
+from reference_engine.conformance.suite.casedata import Case
 from reference_engine.rules import Catalog
 from reference_engine.rules.vocabulary import AfterSingleDraw, DrawsPerTurn, DrawWhen, PassWhen
 

@@ -19,19 +19,23 @@ from typing import Any
 import pytest
 
 from reference_engine.cli import run
-from reference_engine.conformance.cases import Case
-from reference_engine.conformance.codes import ErrorCode
-from reference_engine.conformance.declarations import (
+from reference_engine.conformance.analysis.rulereport import Standing, rule_verdicts
+from reference_engine.conformance.judging.declared import DECLARED_CASE
+from reference_engine.conformance.judging.verdicts import CaseRun, Check, Verdict
+from reference_engine.conformance.protocol.codes import ErrorCode
+from reference_engine.conformance.protocol.declarations import (
     Declaration,
     DeclarationError,
     as_data,
     read_plays,
 )
-from reference_engine.conformance.declared import DECLARED_CASE
-from reference_engine.conformance.engine import EngineInfo, EngineRefusal, ReferenceEngine
-from reference_engine.conformance.rulereport import Standing, rule_verdicts
-from reference_engine.conformance.runner import Runner, select
-from reference_engine.conformance.verdicts import CaseRun, Check, Verdict
+from reference_engine.conformance.protocol.interface import (
+    EngineInfo,
+    EngineRefusal,
+    ReferenceEngine,
+)
+from reference_engine.conformance.session.runner import Runner, select
+from reference_engine.conformance.suite.casedata import Case
 from reference_engine.engine.actions import Action, Play
 from reference_engine.rules.vocabulary import Shape
 

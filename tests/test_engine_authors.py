@@ -1,7 +1,7 @@
 """What an engine author meets: the Python interface's page, ``python:`` engines, the pytest
 plugin from another project, and the example engines shipped with the package.
 
-* docs/python-engines.md gives the interface exactly as reference_engine/conformance/engine.py
+* docs/python-engines.md gives the interface exactly as conformance/protocol/interface.py
   defines it (its code block is compared with the code, signature by signature);
 * docs/examples/python_engine.py, written from the SPEC, passes the suite for its variant;
 * ``--engine python:MODULE:FACTORY`` and ``python:path/file.py:FACTORY`` work from the
@@ -30,11 +30,11 @@ import pytest
 from projectfile import force_include
 
 from reference_engine.cli import run
-from reference_engine.conformance import engine as engine_module
-from reference_engine.conformance.cases import load_cases
-from reference_engine.conformance.codes import ErrorCode
-from reference_engine.conformance.engine import ENGINE_METHODS, EngineInfo, FailureKind
-from reference_engine.conformance.selection import select
+from reference_engine.conformance.protocol import interface as engine_module
+from reference_engine.conformance.protocol.codes import ErrorCode
+from reference_engine.conformance.protocol.interface import ENGINE_METHODS, EngineInfo, FailureKind
+from reference_engine.conformance.suite.casedata import load_cases
+from reference_engine.conformance.suite.selection import select
 from reference_engine.exits import ExitStatus
 from reference_engine.rules import datafiles
 
@@ -170,8 +170,8 @@ def test_the_python_example_uses_the_package_only_for_the_interfaces_types() -> 
     }
     ours = {pair for pair in imported if pair[0].startswith("reference_engine")}
     assert ours == {
-        ("reference_engine.conformance.engine", "EngineInfo"),
-        ("reference_engine.conformance.engine", "EngineRefusal"),
+        ("reference_engine.conformance", "EngineInfo"),
+        ("reference_engine.conformance", "EngineRefusal"),
     }
     plain = [node for node in ast.walk(tree) if isinstance(node, ast.Import)]
     assert all(not alias.name.startswith("reference_engine") for n in plain for alias in n.names)

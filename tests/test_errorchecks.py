@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from reference_engine.conformance.cases import load_cases
-from reference_engine.conformance.engine import FailureKind, ReferenceEngine
-from reference_engine.conformance.runner import Runner
-from reference_engine.conformance.selection import select
-from reference_engine.conformance.verdicts import Check, Verdict
+from reference_engine.conformance.judging.verdicts import Check, Verdict
+from reference_engine.conformance.protocol.interface import FailureKind, ReferenceEngine
+from reference_engine.conformance.session.runner import Runner
+from reference_engine.conformance.suite.casedata import load_cases
+from reference_engine.conformance.suite.selection import select
 from reference_engine.rules import Catalog
 
 CATALOG = Catalog.shipped()

@@ -93,7 +93,7 @@ def test_each_cause_is_an_error_of_the_project(cause: type[Exception]) -> None:
 
 
 def test_the_old_built_in_bases_still_catch_them() -> None:
-    from reference_engine.conformance.replies import BadReply
+    from reference_engine.conformance.protocol.replies import BadReply
     from reference_engine.rules import RulesError
     from reference_engine.safeio import OutputError
 

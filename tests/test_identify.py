@@ -21,10 +21,10 @@ from typing import Any
 import pytest
 
 from reference_engine.cli import run
-from reference_engine.conformance import identify as identify_module
-from reference_engine.conformance.engine import EngineInfo, ReferenceEngine
-from reference_engine.conformance.identify import Identification, identify
-from reference_engine.conformance.runner import Runner
+from reference_engine.conformance.analysis import identification as identify_module
+from reference_engine.conformance.analysis.identification import Identification, identify
+from reference_engine.conformance.protocol.interface import EngineInfo, ReferenceEngine
+from reference_engine.conformance.session.runner import Runner
 from reference_engine.engine.match import Match
 from reference_engine.exits import ExitStatus
 from reference_engine.rules import Catalog

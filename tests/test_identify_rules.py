@@ -28,14 +28,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from profiles import examples
 
-from reference_engine.conformance.agreement import Family, family_checks, family_rules
-from reference_engine.conformance.candidates import candidates
-from reference_engine.conformance.cases import Target
-from reference_engine.conformance.engine import EngineInfo, ReferenceEngine
-from reference_engine.conformance.identify import Identification, identify, identify_records
-from reference_engine.conformance.observe import Observation, observe
-from reference_engine.conformance.ranking import project
-from reference_engine.conformance.runner import Runner
+from reference_engine.conformance.analysis.agreement import Family, family_checks, family_rules
+from reference_engine.conformance.analysis.candidates import candidates
+from reference_engine.conformance.analysis.identification import (
+    Identification,
+    identify,
+    identify_records,
+)
+from reference_engine.conformance.analysis.observe import Observation, observe
+from reference_engine.conformance.analysis.ranking import project
+from reference_engine.conformance.protocol.interface import EngineInfo, ReferenceEngine
+from reference_engine.conformance.session.runner import Runner
+from reference_engine.conformance.suite.casedata import Target
 from reference_engine.engine.deal import Deal, shape_of
 from reference_engine.engine.hand import Hand
 from reference_engine.engine.match import Match
@@ -149,7 +153,7 @@ def test_the_pool_built_from_single_options_is_every_combination_resolved(
 
 
 def test_every_rule_is_in_a_family_or_said_to_be_a_match_s() -> None:
-    from reference_engine.conformance.agreement import match_rules
+    from reference_engine.conformance.analysis.agreement import match_rules
     from reference_engine.rules.parameters import BY_NAME
 
     covered = {name for family in Family for name in family_rules(family)}
@@ -265,7 +269,7 @@ def test_the_tabletop_example_is_named_with_its_three_planted_rules() -> None:
 
 @pytest.mark.slow
 def test_the_seven_up_example_is_named_with_its_three_planted_rules(node: str) -> None:
-    from reference_engine.conformance.cli import engine_factory
+    from reference_engine.conformance.conform import engine_factory
 
     command = f"{node} {ROOT / 'docs' / 'examples' / 'seven-up-adapter.js'}"
     found = identified(engine_factory(command, 30), hands=8)

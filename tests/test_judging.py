@@ -17,13 +17,13 @@ from xml.etree import ElementTree
 import pytest
 from shipped import reference_runs, shipped_cases
 
-from reference_engine.conformance.cases import Case
-from reference_engine.conformance.engine import ReferenceEngine
-from reference_engine.conformance.rulereport import Standing, rule_verdicts
-from reference_engine.conformance.ruletext import shown
-from reference_engine.conformance.runner import Runner, select
-from reference_engine.conformance.verdicts import CaseRun, Check, Verdict
-from reference_engine.conformance.writers import WRITERS
+from reference_engine.conformance.analysis.rulereport import Standing, rule_verdicts
+from reference_engine.conformance.analysis.ruletext import shown
+from reference_engine.conformance.judging.verdicts import CaseRun, Check, Verdict
+from reference_engine.conformance.protocol.interface import ReferenceEngine
+from reference_engine.conformance.reports.writers import WRITERS
+from reference_engine.conformance.session.runner import Runner, select
+from reference_engine.conformance.suite.casedata import Case
 
 
 class NeverOffersADraw(ReferenceEngine):
@@ -337,8 +337,8 @@ class MisScoresWithThePackage(ReferenceEngine):
 
 
 def test_random_games_compare_results_and_match_scores() -> None:
-    from reference_engine.conformance.cases import Target
-    from reference_engine.conformance.differential import differential
+    from reference_engine.conformance.games.differential import differential
+    from reference_engine.conformance.suite.casedata import Target
 
     found = differential(
         Runner(ScoresNothing), [Target("gamerules-com")], games=9, seed=2, reference=ReferenceEngine
@@ -364,8 +364,8 @@ class ForgetsHandsWon(ReferenceEngine):
 
 
 def test_random_games_compare_the_match_over_several_hands() -> None:
-    from reference_engine.conformance.cases import Target
-    from reference_engine.conformance.differential import differential
+    from reference_engine.conformance.games.differential import differential
+    from reference_engine.conformance.suite.casedata import Target
 
     found = differential(
         Runner(ForgetsHandsWon), [Target("polish-base")], games=6, seed=5, reference=ReferenceEngine
@@ -376,7 +376,7 @@ def test_random_games_compare_the_match_over_several_hands() -> None:
 
 
 def test_random_games_use_every_player_count_and_several_strategies() -> None:
-    from reference_engine.conformance.differential import GAME_STRATEGIES, _plan
+    from reference_engine.conformance.games.differential import GAME_STRATEGIES, _plan
     from reference_engine.rules import Catalog
 
     rules = Catalog.shipped().resolve("wikipedia-brandreth")
@@ -386,8 +386,8 @@ def test_random_games_use_every_player_count_and_several_strategies() -> None:
 
 
 def test_the_reference_of_an_in_process_engine_is_not_the_engine_itself() -> None:
-    from reference_engine.conformance.cases import Target
-    from reference_engine.conformance.differential import differential
+    from reference_engine.conformance.games.differential import differential
+    from reference_engine.conformance.suite.casedata import Target
     from reference_engine.engine import hand as hand_module
 
     original = hand_module.__dict__["score"]
@@ -405,9 +405,9 @@ def test_the_reference_of_an_in_process_engine_is_not_the_engine_itself() -> Non
 
 @pytest.mark.parametrize("kind", ["json", "junit", "markdown", "table"])
 def test_every_report_format_carries_the_divergences(kind: str) -> None:
-    from reference_engine.conformance.cases import Target
-    from reference_engine.conformance.differential import differential
-    from reference_engine.conformance.report import RunSummary
+    from reference_engine.conformance.games.differential import differential
+    from reference_engine.conformance.reports.runreport import RunSummary
+    from reference_engine.conformance.suite.casedata import Target
 
     found = differential(
         Runner(ScoresNothing), [Target("gamerules-com")], games=3, seed=2, reference=ReferenceEngine

@@ -27,11 +27,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from reference_engine.cli import run
-from reference_engine.conformance.cases import Case
-from reference_engine.conformance.engine import EngineRefusal
-from reference_engine.conformance.rulereport import Standing, rule_verdicts
-from reference_engine.conformance.runner import Runner, select
-from reference_engine.conformance.verdicts import CaseRun, Verdict
+from reference_engine.conformance.analysis.rulereport import Standing, rule_verdicts
+from reference_engine.conformance.judging.verdicts import CaseRun, Verdict
+from reference_engine.conformance.protocol.interface import EngineRefusal
+from reference_engine.conformance.session.runner import Runner, select
+from reference_engine.conformance.suite.casedata import Case
 from reference_engine.engine.actions import AnyAction
 from reference_engine.engine.deal import Deal
 from reference_engine.engine.hand import Hand

@@ -17,11 +17,11 @@ import pytest
 from shipped import shipped_cases
 
 from reference_engine.cli import run
-from reference_engine.conformance.engine import ReferenceEngine
-from reference_engine.conformance.latency import Latency, SlowReply
-from reference_engine.conformance.report import RunSummary
-from reference_engine.conformance.runner import Runner, select
-from reference_engine.conformance.writers import WRITERS
+from reference_engine.conformance.protocol.interface import ReferenceEngine
+from reference_engine.conformance.reports.runreport import RunSummary
+from reference_engine.conformance.reports.writers import WRITERS
+from reference_engine.conformance.session.runner import Runner, select
+from reference_engine.conformance.transport.latency import Latency, SlowReply
 
 REPO = Path(__file__).resolve().parents[1]
 POSITIONS = REPO / "conformance" / "cases" / "positions.yaml"
@@ -89,8 +89,8 @@ def test_a_program_that_answers_close_to_the_deadline_is_told_so(tmp_path: Path)
     engine = tmp_path / "sluggish.py"
     engine.write_text(
         "import sys, time\n"
-        "from reference_engine.conformance.engine import ReferenceEngine\n"
-        "from reference_engine.conformance.server import serve\n"
+        "from reference_engine.conformance.protocol.interface import ReferenceEngine\n"
+        "from reference_engine.conformance.protocol.server import serve\n"
         "class Sluggish(ReferenceEngine):\n"
         "    def apply(self, action, player):\n"
         "        time.sleep(0.3)\n"

@@ -1,7 +1,7 @@
 """The runner's own work overlapped with an engine program's answer, and strict JSON read fast.
 
 While a program answers, the runner works out the rules behind the check it
-is about to make (:mod:`reference_engine.conformance.ahead`). These tests hold
+is about to make (:mod:`reference_engine.conformance.transport.ahead`). These tests hold
 that to judging exactly as before: the same work, once, at the same position;
 an engine that is judged in-process (where nothing overlaps) and the same
 engine judged over the protocol get the same verdicts, deviations and rules.
@@ -21,14 +21,14 @@ from typing import Any
 import pytest
 
 from reference_engine import strictjson
-from reference_engine.conformance import attribution
-from reference_engine.conformance.ahead import Ahead
-from reference_engine.conformance.attribution import Position
-from reference_engine.conformance.cases import Case, load_cases
-from reference_engine.conformance.engine import EngineRefusal, ReferenceEngine
-from reference_engine.conformance.process import ProcessEngine
-from reference_engine.conformance.runner import Runner, select
-from reference_engine.conformance.verdicts import CaseRun, Check, Verdict
+from reference_engine.conformance.judging import attribution
+from reference_engine.conformance.judging.attribution import Position
+from reference_engine.conformance.judging.verdicts import CaseRun, Check, Verdict
+from reference_engine.conformance.protocol.interface import EngineRefusal, ReferenceEngine
+from reference_engine.conformance.session.runner import Runner, select
+from reference_engine.conformance.suite.casedata import Case, load_cases
+from reference_engine.conformance.transport.ahead import Ahead
+from reference_engine.conformance.transport.process import ProcessEngine
 from reference_engine.engine.deal import Deal
 from reference_engine.engine.hand import Phase
 from reference_engine.engine.match import Match
@@ -83,7 +83,7 @@ class Perturbed(ReferenceEngine):
 PERTURBED_COMMAND = (
     f'{sys.executable} -c "import sys; sys.path.insert(0, {str(TESTS)!r}); '
     "from test_overlapped_judging import Perturbed; "
-    "from reference_engine.conformance.server import serve; "
+    "from reference_engine.conformance.protocol.server import serve; "
     'serve(sys.stdin, sys.stdout, Perturbed())"'
 )
 

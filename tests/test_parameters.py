@@ -24,8 +24,8 @@ import pytest
 from shipped import shipped_cases
 
 from reference_engine.cli import run
-from reference_engine.conformance.cases import load_cases
-from reference_engine.conformance.tokens import declaration_problem
+from reference_engine.conformance.suite.casedata import load_cases
+from reference_engine.conformance.suite.tokens import declaration_problem
 from reference_engine.engine.compiled import compiled
 from reference_engine.rules import Catalog, Rules
 from reference_engine.rules.convert import CONDITIONAL_RULES, CONVERTERS

@@ -20,8 +20,8 @@ from typing import cast
 
 import pytest
 
-from reference_engine.conformance.counterfactual import altered
-from reference_engine.conformance.decisive import VARIED
+from reference_engine.conformance.analysis.decisive import VARIED
+from reference_engine.conformance.judging.counterfactual import altered
 from reference_engine.engine import playout as playout_module
 from reference_engine.engine.actions import DRAW, PASS, AnyAction, Play
 from reference_engine.engine.deal import Deal

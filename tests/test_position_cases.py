@@ -11,12 +11,16 @@ from typing import Any
 import pytest
 from conftest import CliResult
 
-from reference_engine.conformance.cases import load_cases
-from reference_engine.conformance.engine import EngineInfo, EngineRefusal, ReferenceEngine
-from reference_engine.conformance.runner import Runner
-from reference_engine.conformance.selection import select
-from reference_engine.conformance.server import answer
-from reference_engine.conformance.verdicts import Check, Verdict
+from reference_engine.conformance.judging.verdicts import Check, Verdict
+from reference_engine.conformance.protocol.interface import (
+    EngineInfo,
+    EngineRefusal,
+    ReferenceEngine,
+)
+from reference_engine.conformance.protocol.server import answer
+from reference_engine.conformance.session.runner import Runner
+from reference_engine.conformance.suite.casedata import load_cases
+from reference_engine.conformance.suite.selection import select
 
 POSITION = "ends: 6, 3; seat 0: 1-5; seat 1: 4-4 5-5 6-6; boneyard:; to act: 0"
 

@@ -27,15 +27,15 @@ import pytest
 from hostile.harness import MARKER, leftovers, matador_argv
 
 from reference_engine.cli import run
-from reference_engine.conformance.cases import Target
-from reference_engine.conformance.codes import ErrorCode
-from reference_engine.conformance.differential import DifferentialResult, differential
-from reference_engine.conformance.divergences import Divergence
-from reference_engine.conformance.engine import EngineRefusal, ReferenceEngine
-from reference_engine.conformance.report import RunSummary, summary_line
-from reference_engine.conformance.runner import Runner
-from reference_engine.conformance.verdicts import CaseRun, Check, Verdict
-from reference_engine.conformance.writers import WRITERS
+from reference_engine.conformance.games.differential import DifferentialResult, differential
+from reference_engine.conformance.judging.divergences import Divergence
+from reference_engine.conformance.judging.verdicts import CaseRun, Check, Verdict
+from reference_engine.conformance.protocol.codes import ErrorCode
+from reference_engine.conformance.protocol.interface import EngineRefusal, ReferenceEngine
+from reference_engine.conformance.reports.runreport import RunSummary, summary_line
+from reference_engine.conformance.reports.writers import WRITERS
+from reference_engine.conformance.session.runner import Runner
+from reference_engine.conformance.suite.casedata import Target
 from reference_engine.exits import ExitStatus
 
 REPO = Path(__file__).resolve().parents[1]

@@ -23,8 +23,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from profiles import examples
 
+from reference_engine.conformance.judging.verdicts import Check, Verdict
 from reference_engine.conformance.records import judge_record, record_files
-from reference_engine.conformance.verdicts import Check, Verdict
 from reference_engine.engine.lot import read_lot
 from reference_engine.engine.record import FindingKind, match_record, play_match, replay
 from reference_engine.engine.strategies import STRATEGIES

@@ -26,12 +26,12 @@ from hypothesis import strategies as st
 from shipped import shipped_cases
 
 from reference_engine.cli import run
-from reference_engine.conformance.engine import EngineInfo, ReferenceEngine
-from reference_engine.conformance.failures import OpenEnd, read_position
-from reference_engine.conformance.report import RunSummary
-from reference_engine.conformance.runner import CaseRun, Runner, Verdict, select
-from reference_engine.conformance.verdicttable import plain_lines, write_verdict_table
-from reference_engine.conformance.writers import WRITERS
+from reference_engine.conformance.protocol.interface import EngineInfo, ReferenceEngine
+from reference_engine.conformance.reports.failures import OpenEnd, read_position
+from reference_engine.conformance.reports.runreport import RunSummary
+from reference_engine.conformance.reports.verdicttable import plain_lines, write_verdict_table
+from reference_engine.conformance.reports.writers import WRITERS
+from reference_engine.conformance.session.runner import CaseRun, Runner, Verdict, select
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -238,7 +238,7 @@ def test_an_html_failure_draws_its_position_and_cites_its_rule(failing: Judged) 
 def test_the_template_ships_in_the_wheel() -> None:
     from projectfile import REPO, pyproject
 
-    from reference_engine.conformance.htmlreport import TEMPLATE_DIR
+    from reference_engine.conformance.reports.htmlreport import TEMPLATE_DIR
 
     # The wheel takes the package folder whole (hatch's ``packages``), data files included.
     assert pyproject()["tool"]["hatch"]["build"]["targets"]["wheel"]["packages"] == [

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from reference_engine.cli import run
-from reference_engine.conformance.attribution import FixedRule
+from reference_engine.conformance.judging.attribution import FixedRule
 from reference_engine.disputes.explain import Situation, answer
 from reference_engine.engine.actions import Action, Play
 from reference_engine.engine.deal import Deal

@@ -17,11 +17,11 @@ import pytest
 from shipped import shipped_cases
 
 from reference_engine.cli import run
-from reference_engine.conformance.engine import ReferenceEngine
-from reference_engine.conformance.report import RunSummary
-from reference_engine.conformance.rundata import RunFileError, compare, read_run
-from reference_engine.conformance.runner import CaseRun, Runner, select
-from reference_engine.conformance.writers import WRITERS
+from reference_engine.conformance.protocol.interface import ReferenceEngine
+from reference_engine.conformance.reports.rundata import RunFileError, compare, read_run
+from reference_engine.conformance.reports.runreport import RunSummary
+from reference_engine.conformance.reports.writers import WRITERS
+from reference_engine.conformance.session.runner import CaseRun, Runner, select
 from reference_engine.exits import ExitStatus
 
 

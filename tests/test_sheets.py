@@ -494,7 +494,7 @@ def test_engine_and_runner_do_not_load_jinja_or_weasyprint() -> None:
     code = (
         "import sys\n"
         "import reference_engine, reference_engine.engine.hand\n"
-        "import reference_engine.conformance.runner\n"
+        "import reference_engine.conformance.session.runner\n"
         "import reference_engine.cli, reference_engine.sheets, reference_engine.sheets.model\n"
         "loaded = sorted(m for m in sys.modules if m.split('.')[0] in {'jinja2', 'weasyprint'})\n"
         "print(loaded)\n"

@@ -23,8 +23,8 @@ from typing import Any
 import pytest
 from shipped import shipped_cases
 
-from reference_engine.conformance.cases import case_schema, cases_dir, load_cases
-from reference_engine.conformance.requestcheck import definition_validator, plainly_valid
+from reference_engine.conformance.protocol.requestcheck import definition_validator, plainly_valid
+from reference_engine.conformance.suite.casedata import case_schema, cases_dir, load_cases
 from reference_engine.rules import Catalog, ProblemCode
 from reference_engine.rules.schema import schema_problems, variant_schema
 from reference_engine.rules.variantfile import read_variant_file

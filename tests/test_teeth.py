@@ -15,8 +15,8 @@ from functools import cache
 import pytest
 from shipped import reference_runs, shipped_cases
 
-from reference_engine.conformance.engine import ReferenceEngine
-from reference_engine.conformance.runner import Runner, Verdict, select
+from reference_engine.conformance.protocol.interface import ReferenceEngine
+from reference_engine.conformance.session.runner import Runner, Verdict, select
 from reference_engine.engine import compiled as compiled_module
 from reference_engine.engine import hand as hand_module
 from reference_engine.engine import tiletable as tiletable_module

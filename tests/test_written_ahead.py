@@ -1,8 +1,8 @@
 """Requests written ahead: an engine program is asked what it would be asked one at a time.
 
 While a case goes as scripted, the runner writes each request that changes
-nothing together with the request before it (:mod:`reference_engine.conformance.requests`,
-:meth:`~reference_engine.conformance.process.ProcessEngine.plan`), and reads
+nothing together with the request before it (:mod:`reference_engine.conformance.protocol.requests`,
+:meth:`~reference_engine.conformance.transport.process.ProcessEngine.plan`), and reads
 the replies one at a time. These tests hold that to the one-at-a-time runner:
 the engine gets the same requests in the same order; a round trip is saved for
 every request that changes nothing; when a case stops early, the replies to
@@ -26,14 +26,18 @@ from typing import Any
 import pytest
 
 from reference_engine.cli import run
-from reference_engine.conformance import requests
-from reference_engine.conformance.cases import Case, Target, load_cases
-from reference_engine.conformance.engine import EngineRefusal, FailureKind, ReferenceEngine
-from reference_engine.conformance.process import ProcessEngine
-from reference_engine.conformance.report import failure_text
-from reference_engine.conformance.requests import CHANGES, Request, case_requests
-from reference_engine.conformance.runner import Runner, select
-from reference_engine.conformance.verdicts import Verdict
+from reference_engine.conformance.judging.verdicts import Verdict
+from reference_engine.conformance.protocol import requests
+from reference_engine.conformance.protocol.interface import (
+    EngineRefusal,
+    FailureKind,
+    ReferenceEngine,
+)
+from reference_engine.conformance.protocol.requests import CHANGES, Request, case_requests
+from reference_engine.conformance.reports.runreport import failure_text
+from reference_engine.conformance.session.runner import Runner, select
+from reference_engine.conformance.suite.casedata import Case, Target, load_cases
+from reference_engine.conformance.transport.process import ProcessEngine
 from reference_engine.exits import ExitStatus
 
 TESTS = Path(__file__).resolve().parent
@@ -45,7 +49,7 @@ def program(engine_class: str, *arguments: str) -> str:
     return (
         f'{sys.executable} -c "import sys; sys.path.insert(0, {str(TESTS)!r}); '
         f"from test_written_ahead import {engine_class}; "
-        "from reference_engine.conformance.server import serve; "
+        "from reference_engine.conformance.protocol.server import serve; "
         f'serve(sys.stdin, sys.stdout, {engine_class}({given}))"'
     )
 
@@ -266,7 +270,7 @@ def test_the_server_answers_each_request_once_it_is_whole_however_requests_are_c
     import select
     import subprocess
 
-    from reference_engine.conformance.server import MAX_LINE_BYTES
+    from reference_engine.conformance.protocol.server import MAX_LINE_BYTES
 
     server = subprocess.Popen(
         [sys.executable, "-m", "reference_engine.cli", "engine"],
@@ -396,7 +400,7 @@ def test_what_an_engine_says_is_shown_escaped_in_every_report(report: str) -> No
 
 def serve_twice(kind: str) -> None:
     """Serve the reference engine, answering the first request of type ``kind`` twice."""
-    from reference_engine.conformance.server import answer
+    from reference_engine.conformance.protocol.server import answer
 
     engine, doubled = ReferenceEngine(), False
     for line in sys.stdin.buffer:

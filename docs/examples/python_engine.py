@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from reference_engine.conformance.engine import EngineInfo, EngineRefusal
+from reference_engine.conformance import EngineInfo, EngineRefusal
 
 VARIANT = "gamerules-com"
 #: The option values this engine plays: each option's default, and nothing else.

@@ -2,7 +2,7 @@
 
 The cases are chosen as ``matador conform`` chooses them (``--variant``,
 ``--case GLOB``, ``--rule RULE``, ``--cases PATH``), by the same code
-(:mod:`reference_engine.conformance.selection`), and listed as a table that
+(:mod:`reference_engine.conformance.suite.selection`), and listed as a table that
 fits the width (:mod:`.tables`: 80 columns in a pipe, the terminal's on a
 terminal, no colour off it or with ``NO_COLOR`` set), as JSON or as Markdown.
 The suite is imported only when the command runs.
@@ -25,7 +25,7 @@ from .arguments import (
 from .output import json_text
 
 if TYPE_CHECKING:
-    from ..conformance.cases import Case, Target
+    from ..conformance.suite.casedata import Case, Target
     from ..text import tables
 
 
@@ -45,8 +45,13 @@ class Listed(NamedTuple):
 
 
 def _cases(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    from ..conformance.cases import load_cases
-    from ..conformance.selection import case_inputs_problem, case_paths, filter_problem, select
+    from ..conformance.suite.casedata import load_cases
+    from ..conformance.suite.selection import (
+        case_inputs_problem,
+        case_paths,
+        filter_problem,
+        select,
+    )
     from ..rules import Catalog
 
     why = case_inputs_problem(args.cases)

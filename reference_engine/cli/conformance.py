@@ -100,20 +100,20 @@ def add_parsers(command: AddCommand) -> None:
 
 
 def _conform(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    from ..conformance.cli import conform
+    from ..conformance.conform import conform
 
     return conform(args, stdout, stderr)
 
 
 def _engine(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    from ..conformance.server import serve
+    from ..conformance.protocol.server import serve
 
     return serve(sys.stdin, stdout)
 
 
 def _report(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    from ..conformance.rundata import RunFileError, change_lines, compare, read_run
-    from ..conformance.writers import WRITERS
+    from ..conformance.reports.rundata import RunFileError, change_lines, compare, read_run
+    from ..conformance.reports.writers import WRITERS
     from ..exits import ExitStatus
     from ..safeio import FileKind, InputError, read_input
 

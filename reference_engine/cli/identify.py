@@ -1,6 +1,6 @@
 """``matador identify``: which shipped rules an engine really plays, ranked by agreement.
 
-The work is :mod:`reference_engine.conformance.identify`, imported only when the
+The work is :mod:`reference_engine.conformance.analysis.identification`, imported only when the
 command runs; this module holds the command's options and writes its answer:
 text that fits 80 columns, Markdown or JSON (``--format``). Exit 0 when it ran,
 4 when the engine is unavailable, 2 for a usage error, 1 when no hand could be
@@ -26,8 +26,8 @@ from .output import json_text
 from .progress import counting_bar
 
 if TYPE_CHECKING:
-    from ..conformance.engine import EngineInfo
-    from ..conformance.identify import Identification
+    from ..conformance.analysis.identification import Identification
+    from ..conformance.protocol.interface import EngineInfo
     from ..rules import Catalog
 
 
@@ -64,10 +64,10 @@ def add_parsers(command: AddCommand) -> None:
 
 
 def _identify(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    from ..conformance.cli import engine_runner
-    from ..conformance.identify import identify
-    from ..conformance.runner import EngineUnavailable
-    from ..conformance.signals import Interrupted, stop_on_signals
+    from ..conformance.analysis.identification import identify
+    from ..conformance.conform import engine_runner
+    from ..conformance.session.runner import EngineUnavailable
+    from ..conformance.transport.signals import Interrupted, stop_on_signals
     from ..rules import Catalog
 
     if args.top < 0:
@@ -123,7 +123,7 @@ def _from_records(
     """``identify --records``: the candidates ranked for the hands of game records."""
     from pathlib import Path
 
-    from ..conformance.identify import identify_records
+    from ..conformance.analysis.identification import identify_records
     from ..conformance.records import load_records, record_files
     from ..safeio import InputError
 
@@ -132,7 +132,7 @@ def _from_records(
     except InputError as error:
         stderr.write(f"matador identify: {error}\n")
         return ExitStatus.INVALID
-    from ..conformance.signals import Interrupted, stop_on_signals
+    from ..conformance.transport.signals import Interrupted, stop_on_signals
 
     try:
         with stop_on_signals():

@@ -18,9 +18,9 @@ from .. import sinks
 from ..sinks import printable
 
 if TYPE_CHECKING:
-    from ..conformance.engine import EngineInfo
-    from ..conformance.identify import Identification
-    from ..conformance.ranking import Score
+    from ..conformance.analysis.identification import Identification
+    from ..conformance.analysis.ranking import Score
+    from ..conformance.protocol.interface import EngineInfo
 
 #: The width the text answer fits.
 WIDTH = 80
@@ -33,7 +33,7 @@ def _percent(score: Score) -> str:
 
 def _differs(score: Score) -> list[str]:
     """``rule (SPEC x.y) xN`` for each rule differing, the most frequent first."""
-    from ..conformance.attribution import section
+    from ..conformance.judging.attribution import section
 
     return [
         f"{rule} ({section(rule)}) x{count}" if rule else f"unattributed x{count}"
@@ -80,7 +80,7 @@ def _items(items: Sequence[str], labels: bool = False) -> list[tuple[str, str]]:
 
 def _plays(found: Identification, rule: str) -> str:
     """What the engine plays of ``rule``, as found (the hand sizes: as the deals showed)."""
-    from ..conformance.rulereport import value_label
+    from ..conformance.analysis.rulereport import value_label
 
     inference = found.inference
     if inference is None:
@@ -118,7 +118,7 @@ def _said(score: Score) -> str:
 
 
 def _rule(rule: str) -> str:
-    from ..conformance.attribution import section
+    from ..conformance.judging.attribution import section
 
     return f"{rule} ({section(rule)})"
 
@@ -128,7 +128,7 @@ def _words(text: str) -> list[tuple[str, str]]:
 
 
 def _target_label(found: Identification) -> str:
-    from ..conformance.identify import label
+    from ..conformance.analysis.identification import label
 
     target = found.observation.target
     return label(target.variant, target.options)
@@ -241,7 +241,7 @@ def markdown_answer(found: list[Identification], args: argparse.Namespace) -> li
 
 
 def _score_data(found: Identification, score: Score) -> dict[str, Any]:
-    from ..conformance.attribution import section
+    from ..conformance.judging.attribution import section
 
     candidate = score.candidate
     return {

@@ -139,7 +139,7 @@ def _default_jobs() -> int:
 
 
 def _simulate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    from ..conformance.signals import Interrupted, stop_on_signals
+    from ..conformance.transport.signals import Interrupted, stop_on_signals
     from ..engine.strategies import UnknownStrategy
     from ..simulate import simulate_all
     from ..simulate.hosted import StrategyFailed, strategy_for

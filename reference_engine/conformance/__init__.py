@@ -21,17 +21,33 @@ nothing else.
 ``RunSummary``, ``WRITERS``    a run as a whole, and the report writer per format
 ``read_run``                   a run read back from its JSON-lines report
 =============================  ================================================
+
+The package is in layers, each importing only those before it: ``suite/``
+(cases), ``protocol/`` (the interface, requests, replies, the server),
+``transport/`` (programs, hosted and in-process engines, deadlines, signals),
+``judging/`` (checks, verdicts, blame), ``games/`` (random games), ``session/``
+(the session and the case loop), ``analysis/`` (rule verdicts, coverage,
+identify) and ``reports/`` (one writer per format); the commands
+(``conform.py``, ``records.py``) and the pytest plugin sit on top.
+
+``reference_engine.conformance.engine``, where the engine interface lived
+before the layers, still imports: it is :mod:`.protocol.interface`.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+import importlib.machinery
+import sys
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
-    from .cases import Case, Target, load_cases
-    from .codes import ErrorCode
-    from .engine import (
+    from importlib.abc import Loader
+
+    from .judging.verdicts import CaseRun, Verdict
+    from .protocol.codes import ErrorCode
+    from .protocol.interface import (
         Engine,
         EngineFailure,
         EngineInfo,
@@ -39,31 +55,31 @@ if TYPE_CHECKING:
         ReferenceEngine,
         load_python_engine,
     )
-    from .report import RunSummary
-    from .rundata import read_run
-    from .runner import Runner, select
-    from .verdicts import CaseRun, Verdict
-    from .writers import WRITERS
+    from .reports.rundata import read_run
+    from .reports.runreport import RunSummary
+    from .reports.writers import WRITERS
+    from .session.runner import Runner, select
+    from .suite.casedata import Case, Target, load_cases
 
 #: The module of each name of :data:`__all__`, relative to this package.
 _MODULE_OF = {
-    "Case": ".cases",
-    "CaseRun": ".verdicts",
-    "Engine": ".engine",
-    "EngineFailure": ".engine",
-    "EngineInfo": ".engine",
-    "EngineRefusal": ".engine",
-    "ErrorCode": ".codes",
-    "ReferenceEngine": ".engine",
-    "RunSummary": ".report",
-    "Runner": ".runner",
-    "Target": ".cases",
-    "Verdict": ".verdicts",
-    "WRITERS": ".writers",
-    "load_cases": ".cases",
-    "load_python_engine": ".engine",
-    "read_run": ".rundata",
-    "select": ".runner",
+    "Case": ".suite.casedata",
+    "CaseRun": ".judging.verdicts",
+    "Engine": ".protocol.interface",
+    "EngineFailure": ".protocol.interface",
+    "EngineInfo": ".protocol.interface",
+    "EngineRefusal": ".protocol.interface",
+    "ErrorCode": ".protocol.codes",
+    "ReferenceEngine": ".protocol.interface",
+    "RunSummary": ".reports.runreport",
+    "Runner": ".session.runner",
+    "Target": ".suite.casedata",
+    "Verdict": ".judging.verdicts",
+    "WRITERS": ".reports.writers",
+    "load_cases": ".suite.casedata",
+    "load_python_engine": ".protocol.interface",
+    "read_run": ".reports.rundata",
+    "select": ".session.runner",
 }
 
 __all__ = [
@@ -99,3 +115,35 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted([*globals(), *__all__])
+
+
+#: Module paths documented before the package had layers, and where each is now.
+MOVED = {f"{__name__}.engine": f"{__name__}.protocol.interface"}
+
+
+class _Moved:
+    """Imports a module under a path it had before it moved: the module is the moved one."""
+
+    def find_spec(
+        self, fullname: str, path: object = None, target: object = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname not in MOVED:
+            return None
+        return importlib.machinery.ModuleSpec(fullname, cast("Loader", self))
+
+    def __init__(self) -> None:
+        #: The spec each moved module had under its own name (importing sets another).
+        self.specs: dict[str, importlib.machinery.ModuleSpec | None] = {}
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
+        module = importlib.import_module(MOVED[spec.name])
+        self.specs[module.__name__] = module.__spec__
+        return module
+
+    def exec_module(self, module: ModuleType) -> None:
+        """The moved module ran under its own name; it keeps that name's spec."""
+        module.__spec__ = self.specs[module.__name__]
+
+
+if not any(isinstance(finder, _Moved) for finder in sys.meta_path):
+    sys.meta_path.append(_Moved())

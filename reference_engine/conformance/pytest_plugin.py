@@ -29,12 +29,12 @@ import pytest
 from .. import sinks
 from ..errors import EngineProblem
 from ..pyload import check_spec
-from . import pyhost
-from .cases import Case, Target, load_cases
-from .engine import Engine, EngineSpecError, load_python_engine
-from .process import ProcessEngine
-from .report import failure_text
-from .runner import Runner, Verdict, select
+from .protocol.interface import Engine, EngineSpecError, load_python_engine
+from .reports.runreport import failure_text
+from .session.runner import Runner, Verdict, select
+from .suite.casedata import Case, Target, load_cases
+from .transport import pyhost
+from .transport.process import ProcessEngine
 
 _RUNNER = pytest.StashKey[Runner]()
 

@@ -38,17 +38,17 @@ from ..exits import ExitStatus
 from ..rules import Catalog, Rules, RulesError
 from ..safeio import FileKind, FileProblem, InputError, read_input
 from ..sinks import printable
-from . import attribution, fields
-from .attribution import FixedRule
-from .cases import ScriptedHand, Step, Target
-from .checking import Checks, Reference
-from .counterfactual import Explainer
-from .declarations import Declaration
-from .engine import EngineInfo
-from .referenceside import anchored
-from .report import RunSummary
-from .signals import Interrupted, stop_on_signals
-from .verdicts import CaseRun, Check, Verdict
+from .judging import attribution, fields
+from .judging.attribution import FixedRule
+from .judging.checking import Checks, Reference
+from .judging.counterfactual import Explainer
+from .judging.verdicts import CaseRun, Check, Verdict
+from .protocol.declarations import Declaration
+from .protocol.interface import EngineInfo
+from .protocol.referenceside import anchored
+from .reports.runreport import RunSummary
+from .suite.casedata import ScriptedHand, Step, Target
+from .transport.signals import Interrupted, stop_on_signals
 
 #: The rule whose lot a record's ``lot`` is checked against (SPEC 6.2).
 _LOT_RULE = DESIGNATED_RULE
@@ -326,7 +326,7 @@ def judge_files(paths: Sequence[Path], report: str, stdout: TextIO, stderr: Text
     """``matador replay`` over several records or folders: a run per record, the report of
     ``conform`` in format ``report``; 0 when every record follows its rules. A signal ends
     the judging: the records judged so far are reported, the rest counted as not run."""
-    from .writers import WRITERS
+    from .reports.writers import WRITERS
 
     try:
         files = record_files(paths)

@@ -35,9 +35,9 @@ import sys
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
-from ..conformance.codes import ErrorCode
-from ..conformance.declarations import Declaration, read_plays
-from ..conformance.engine import PROTOCOL_VERSION, REFUSED, EngineInfo, EngineRefusal
+from ..conformance.protocol.codes import ErrorCode
+from ..conformance.protocol.declarations import Declaration, read_plays
+from ..conformance.protocol.interface import PROTOCOL_VERSION, REFUSED, EngineInfo, EngineRefusal
 from ..engine.actions import Action, AnyAction, Draw, Pass, Play
 from ..errors import NotationError
 from .checks import (
@@ -60,7 +60,7 @@ __all__ = ["Adapter", "Move", "Table", "serve"]
 
 
 class Adapter:
-    """The base of an adapter: the :class:`~reference_engine.conformance.engine.Engine`
+    """The base of an adapter: the :class:`~reference_engine.conformance.protocol.interface.Engine`
     methods, made from the hooks an engine author fills in (see the module's table)."""
 
     #: What the engine calls itself.
@@ -372,7 +372,7 @@ def serve(factory: type[Adapter] | Any, *, stdin: Any = None, stdout: Any = None
     What the engine prints while it is asked goes to standard error: standard
     output carries the replies alone.
     """
-    from ..conformance.server import serve as answer_lines
+    from ..conformance.protocol.server import serve as answer_lines
 
     replies = stdout or sys.stdout
     printed, sys.stdout = sys.stdout, sys.stderr

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..conformance.declarations import DERIVED_REASONS
-from ..conformance.engine import REFUSED
+from ..conformance.protocol.declarations import DERIVED_REASONS
+from ..conformance.protocol.interface import REFUSED
 from ..engine.actions import AnyAction
 
 #: What the handshake says of reasons derived this way.

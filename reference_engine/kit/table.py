@@ -15,8 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..conformance.codes import ErrorCode
-from ..conformance.engine import EngineRefusal
+from ..conformance.protocol.codes import ErrorCode
+from ..conformance.protocol.interface import EngineRefusal
 from ..errors import NotationError
 from .moves import Pair, tile_of
 

@@ -123,8 +123,8 @@ def main() -> None:
     answer: Any = None
     engine: Any = None
     if KIND not in FAILS_AT_HELLO and MODE != "tamper:version_number":
-        from reference_engine.conformance.engine import ReferenceEngine
-        from reference_engine.conformance.server import answer
+        from reference_engine.conformance.protocol.interface import ReferenceEngine
+        from reference_engine.conformance.protocol.server import answer
 
         engine = ReferenceEngine()
         # Warm up before the handshake (its deadline allows for start-up), so that

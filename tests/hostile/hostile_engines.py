@@ -14,7 +14,7 @@ import threading
 import time
 from typing import Any
 
-from reference_engine.conformance.engine import ReferenceEngine
+from reference_engine.conformance.protocol.interface import ReferenceEngine
 
 
 def not_an_engine() -> object:

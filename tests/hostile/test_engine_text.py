@@ -33,10 +33,10 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 import reference_engine
-from reference_engine.conformance.engine import EngineInfo, ReferenceEngine
-from reference_engine.conformance.report import RunSummary
-from reference_engine.conformance.runner import Runner, select
-from reference_engine.conformance.writers import WRITERS
+from reference_engine.conformance.protocol.interface import EngineInfo, ReferenceEngine
+from reference_engine.conformance.reports.runreport import RunSummary
+from reference_engine.conformance.reports.writers import WRITERS
+from reference_engine.conformance.session.runner import Runner, select
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
@@ -188,9 +188,11 @@ def _own_markup() -> set[tuple[str, str]]:
     and the tile drawings write (read from their sources)."""
     package = Path(reference_engine.__file__).parent
     sources = [
-        (package / "conformance" / "templates" / "report.html.j2").read_text(encoding="utf-8"),
+        (package / "conformance" / "reports" / "templates" / "report.html.j2").read_text(
+            encoding="utf-8"
+        ),
         (package / "sheets" / "svg.py").read_text(encoding="utf-8"),
-        (package / "conformance" / "htmlreport.py").read_text(encoding="utf-8"),
+        (package / "conformance" / "reports" / "htmlreport.py").read_text(encoding="utf-8"),
     ]
     made: set[tuple[str, str]] = set()
     for source in sources:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from reference_engine.conformance.cases import load_cases
+from reference_engine.conformance.suite.casedata import load_cases
 from reference_engine.exits import ExitStatus
 from reference_engine.rules import Catalog
 from reference_engine.safeio import DEFAULT_LIMITS, FileKind

@@ -15,7 +15,7 @@ import pytest
 
 from reference_engine import safeio
 from reference_engine.cli import run
-from reference_engine.conformance.writers import WRITERS
+from reference_engine.conformance.reports.writers import WRITERS
 from reference_engine.exits import ExitStatus
 
 

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.slow
 TWO = ("--case", "survey-annotated-opening", "--variant", "gamerules-com")
 
 #: The reference engine, from the file the test writes.
-ENGINE = "from reference_engine.conformance.engine import ReferenceEngine as Engine\n"
+ENGINE = "from reference_engine.conformance.protocol.interface import ReferenceEngine as Engine\n"
 
 
 def _engine(folder: Path, code: str) -> str:

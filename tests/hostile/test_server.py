@@ -20,9 +20,9 @@ from typing import Any
 import jsonschema
 import pytest
 
-from reference_engine.conformance.codes import ErrorCode
-from reference_engine.conformance.engine import PROTOCOL_VERSION, ReferenceEngine
-from reference_engine.conformance.server import MAX_DEPTH, MAX_LINE_BYTES, protocol_schema
+from reference_engine.conformance.protocol.codes import ErrorCode
+from reference_engine.conformance.protocol.interface import PROTOCOL_VERSION, ReferenceEngine
+from reference_engine.conformance.protocol.server import MAX_DEPTH, MAX_LINE_BYTES, protocol_schema
 from reference_engine.engine.deal import Deal
 from reference_engine.rules import Catalog
 

@@ -25,8 +25,8 @@ import json
 import sys
 from typing import Any
 
-from reference_engine.conformance import server
-from reference_engine.conformance.engine import ReferenceEngine
+from reference_engine.conformance.protocol import server
+from reference_engine.conformance.protocol.interface import ReferenceEngine
 
 
 def altered(field: str, text: str, kind: str, reply: dict[str, Any]) -> dict[str, Any]:

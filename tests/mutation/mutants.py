@@ -14,7 +14,7 @@ this list was written were dropped.
 
 A mutant with ``unkillable_because`` is a mistake no scripted case can show
 with the case format and its loader as they are (spec/case.schema.json,
-reference_engine/conformance/cases.py): it is kept, with the reason, to record
+reference_engine/conformance/suite/casedata.py): it is kept, with the reason, to record
 the hole, and the tests check that it does survive, so the day a case can show
 it the tests ask for one.
 """
@@ -779,7 +779,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "apply-ignores-player",
         "protocol",
-        "conformance/server.py",
+        "conformance/protocol/server.py",
         "The server applies every action for the seat to act, ignoring the request's player.",
         'answer = engine.apply(request["action"], request["player"])',
         'answer = engine.apply(request["action"], None)',
@@ -797,7 +797,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "bad-deal-reported-as-bad-request",
         "protocol",
-        "conformance/engine.py",
+        "conformance/protocol/interface.py",
         "A deal that breaks the rules is answered with the error code bad_request, not bad_deal.",
         "except (DealError, ValueError) as error:\n"
         "            raise EngineRefusal(ErrorCode.BAD_DEAL, str(error)) from None",
@@ -815,7 +815,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "previous-hand-not-closed",
         "protocol",
-        "conformance/engine.py",
+        "conformance/protocol/interface.py",
         "new_hand starts the next hand without adding the finished one to the match totals.",
         "            match.close_hand()\n        if match.is_over:",
         "        if match.is_over:",
@@ -823,7 +823,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "last-hand-not-in-match",
         "protocol",
-        "conformance/engine.py",
+        "conformance/protocol/interface.py",
         "The match reply leaves out the hand that has just ended.",
         "        if self._hand is not None and self._hand.is_over:\n"
         "            match.close_hand()\n",
@@ -832,7 +832,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "to-act-after-hand-over",
         "protocol",
-        "conformance/engine.py",
+        "conformance/protocol/interface.py",
         "to_act names the last seat to act after the hand is over instead of null.",
         "return None if hand.is_over else hand.current",
         "return hand.current",
@@ -933,7 +933,7 @@ MUTANTS: tuple[Mutant, ...] = (
 SANITY = Mutant(
     "sanity-hello-name",
     "protocol",
-    "conformance/engine.py",
+    "conformance/protocol/interface.py",
     "The engine names itself differently in its hello (nothing else changes).",
     'name="matador reference engine",',
     'name="matador mutant copy",',

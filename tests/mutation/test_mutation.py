@@ -26,8 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from reference_engine.conformance.cases import load_cases
-from reference_engine.conformance.selection import select
+from reference_engine.conformance.suite.casedata import load_cases
+from reference_engine.conformance.suite.selection import select
 
 from .harness import (
     DATA_DIRS,

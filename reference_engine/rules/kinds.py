@@ -123,6 +123,8 @@ class Parameter:
     kind: ValueKind
     #: The closed vocabulary of a :attr:`ValueKind.CHOICE` rule.
     choices: type[TextEnum] | None = None
+    #: The least and the greatest value of a :attr:`ValueKind.INTEGER` rule.
+    bounds: tuple[int, int] | None = None
     #: The section of ``spec/SPEC.md`` whose heading names the rule.
     spec: str
     group: Group

@@ -62,6 +62,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     Parameter(
         name="max_pip",
         kind=ValueKind.INTEGER,
+        bounds=(1, 18),
         spec="5.1",
         group=Group.EQUIPMENT,
         sentence=Sentence.COMPOSED,

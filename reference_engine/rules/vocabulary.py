@@ -1,13 +1,17 @@
 """The closed vocabularies of the rule model.
 
-Every enum here mirrors an ``enum`` in ``spec/variant.schema.json`` and is
-defined normatively in ``spec/SPEC.md``. Values are the exact strings used in
-the variant files. Which rule takes which vocabulary is said once, in
-:mod:`reference_engine.rules.parameters` (its ``VOCABULARIES`` maps the schema's
-names to these enums, and a test checks that the schema agrees).
+Every enum here is defined normatively in ``spec/SPEC.md`` and gives an
+``enum`` of ``spec/variant.schema.json``, generated from it with what its values
+mean (:data:`MEANINGS`) by :mod:`reference_engine.rules.schemagen`. Values are the
+exact strings used in the variant files. Which rule takes which vocabulary is
+said once, in :mod:`reference_engine.rules.parameters` (its ``VOCABULARIES``
+names the schema's entry of each enum).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
 
 from ..textenum import TextEnum as TextEnum
 
@@ -230,3 +234,141 @@ class NoteKind(TextEnum):
     HISTORY = "history"
     ARITHMETIC = "arithmetic"
     CONTEXT = "context"
+
+
+#: What each vocabulary's values mean, as ``spec/variant.schema.json`` describes it
+#: (the schema's ``$defs`` entry of each vocabulary is generated from this and the
+#: registry: :mod:`reference_engine.rules.schemagen`).
+MEANINGS: Mapping[type[TextEnum], str] = MappingProxyType(
+    {
+        Partnership: (
+            "none: everyone plays alone; two_vs_two: four players in two fixed sides, partners "
+            "sitting opposite (seats 0 and 2 against 1 and 3)."
+        ),
+        TurnDirection: (
+            "Which neighbour plays next as the source states it; unspecified when the source does "
+            "not say. Engines number seats in turn order, so this only affects how seats map to "
+            "the table."
+        ),
+        Opener: (
+            "highest_double: the holder of the highest double in any hand opens with it; "
+            "lowest_double: the holder of the lowest double opens with it (see "
+            "double_blank_opens); top_double: the holder of the set's top double opens with it; "
+            "highest_double_holder: the holder of the highest double opens with any tile of their "
+            "hand; designated: a designated player (see designated_opener) opens."
+        ),
+        DesignatedOpener: (
+            "by_lot_each_hand: every hand's designated opener is chosen by lot (named by the "
+            "deal); by_lot_then_rotate: by lot for the first hand, then the next player in turn "
+            "after the previous hand's designated opener; by_lot_then_rotate_from_opener: by lot "
+            "for the first hand, then the next player in turn after the player who actually "
+            "opened the previous hand; lowest_drawn_each_hand: every hand, each player draws a "
+            "tile and the lowest tile drawn names the designated opener; "
+            "lowest_drawn_then_rotate: so for the first hand, then the next player in turn after "
+            "the previous hand's designated opener."
+        ),
+        OpeningTile: (
+            "any_tile: the designated opener may open with any tile; highest_double: the "
+            "designated opener must open with the highest double in hand."
+        ),
+        OpenerLacksDouble: (
+            "next_player_with_double: the right to open passes in turn order to the first player "
+            "who holds a double, who opens with the highest double in hand."
+        ),
+        NobodyHasDouble: (
+            "redeal: the hand is void and the tiles are dealt again; "
+            "designated_draws_until_double: the designated opener draws from the boneyard until a "
+            "double that may open comes, and opens with it; heaviest_tile: the holder of the "
+            "heaviest tile dealt opens with it."
+        ),
+        DoublesPlacement: (
+            "inline: a double lies in the line's direction like any tile and shows one number at "
+            "its open end."
+        ),
+        DrawWhen: (
+            "never: nobody draws (undealt tiles stay out of play); no_play: a player without a "
+            "legal play draws; only_matador_plays: a player whose every legal play uses a matador "
+            "may draw instead (and one without any play must); always: a player may draw even "
+            "holding an ordinary playable tile. Drawing is possible only while the boneyard holds "
+            "more tiles than the reserve."
+        ),
+        DrawsPerTurn: (
+            "unlimited: after a draw the turn goes on with the same choices (draw again while "
+            "allowed, or play); one: a turn allows a single draw, after which after_single_draw "
+            "applies."
+        ),
+        AfterSingleDraw: (
+            "may_play_drawn: the player may play the drawn tile if it fits, or pass; "
+            "must_play_drawn: the player must play the drawn tile if it fits, and passes "
+            "otherwise (no other tile may be played after the draw in either case); may_play_any: "
+            "the player may play any tile of their hand that fits, or pass."
+        ),
+        PassWhen: (
+            "When a player who cannot draw may pass: no_play (only with no legal play), "
+            "only_matador_plays (also when every legal play uses a matador), always (whenever "
+            "drawing is impossible, even with an ordinary playable tile)."
+        ),
+        HandPips: (
+            "full: a hand counts every pip of every tile left in it; a double counts both halves."
+        ),
+        Points: (
+            "difference: the winner scores the losers' pips minus its own (see "
+            "difference_among_several); all_hands: the winner scores every hand's pips, its own "
+            "included; opponents: the winner scores the losers' pips, its own not taken off."
+        ),
+        DifferenceAmongSeveral: (
+            "total_minus_own: the sum of all losers' pips minus the winner's pips once; "
+            "each_opponent_minus_own: the sum over losers of (their pips minus the winner's "
+            "pips)."
+        ),
+        Tie: (
+            "nobody_scores: when two or more players (or sides) tie for the lowest total of a "
+            "blocked hand, nobody scores."
+        ),
+        MatadorTiles: (
+            "Which matadors a placement mode covers: all; all_but_double_blank; double_blank "
+            "([0-0] only)."
+        ),
+        EndFilter: (
+            "Which ends a mode may be used on: any (every end whose matador access is free), "
+            "blank (a plain end showing 0), non_blank (a plain end showing 1 or more)."
+        ),
+        Fit: (
+            "match: the matador must fit the end under the end's match rule, like an ordinary "
+            "tile; free: it goes on regardless of what the end shows."
+        ),
+        Shape: (
+            "inline: along the line; crosswise: across the line, centred on it (a T); "
+            "crosswise_offset: across the line with one half standing out along it (an L)."
+        ),
+        OpenValues: (
+            "outer_half: the half not laid against the end is its open value (chosen by the "
+            "player when the fit is free); both_halves: both halves of the matador are the end's "
+            "values; covered_value: the end keeps the value(s) of the end the matador covered; "
+            "two_ends: each half becomes an open end of its own, the lower in place of the end "
+            "covered and the higher a new end of the line."
+        ),
+        MatchRule: (
+            "How the next tile's attaching half must relate to one of the end's values: sum (half "
+            "+ value = line sum), identical (half = value), blank (the half is 0, whatever the "
+            "values), any (any half), none (nothing attaches: the end is dead)."
+        ),
+        MatadorAccess: (
+            "free: every matador mode whose end filter allows it may be used on this end; "
+            "match_only: matadors may attach only by the end's match rule, like ordinary tiles; "
+            "never: no matador may go on this end."
+        ),
+        TargetUnit: (
+            "points: the match ends when a player or side reaches the target score; hands: each "
+            "won hand counts one and the match ends at the target number of wins."
+        ),
+        GapKind: (
+            "silent: the source does not say; contradiction: the source says two things that "
+            "cannot both hold; ambiguous: the source's words can be read two ways."
+        ),
+        NoteKind: (
+            "What a note is: advice (strategy), custom (how people play, not a rule), names, "
+            "history, arithmetic (figures the source computes), context."
+        ),
+    }
+)

@@ -42,9 +42,9 @@ from shipped import SHIPPED_VARIANTS
 from reference_engine.engine.actions import DRAW, PASS, Action, AnyAction, Draw, Pass, Play
 from reference_engine.engine.deal import Deal
 from reference_engine.engine.hand import Hand
+from reference_engine.engine.hand.refusals import CITED_AS
 from reference_engine.engine.match import Match
 from reference_engine.engine.record import match_record, play_match, replay
-from reference_engine.engine.refusals import CITED_AS
 from reference_engine.engine.scoring import Outcome, Termination
 from reference_engine.engine.strategies import random_choice
 from reference_engine.engine.tiles import Tile, full_set

@@ -318,7 +318,7 @@ class MisScoresWithThePackage(ReferenceEngine):
 
     def __init__(self) -> None:
         super().__init__()
-        from reference_engine.engine import hand as hand_module
+        from reference_engine.engine.hand import base as hand_module
         from reference_engine.engine.scoring import Outcome
 
         original = hand_module.__dict__["score"]
@@ -388,7 +388,7 @@ def test_random_games_use_every_player_count_and_several_strategies() -> None:
 def test_the_reference_of_an_in_process_engine_is_not_the_engine_itself() -> None:
     from reference_engine.conformance.games.differential import differential
     from reference_engine.conformance.suite.casedata import Target
-    from reference_engine.engine import hand as hand_module
+    from reference_engine.engine.hand import base as hand_module
 
     original = hand_module.__dict__["score"]
     try:

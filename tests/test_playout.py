@@ -186,8 +186,8 @@ def test_a_rule_set_differs_from_its_base_where_it_says() -> None:
 PLAYOUT_MUTANTS = (
     (
         "draws past the reserve",
-        "DRAW if drawn < limit else PASS",
-        "DRAW if drawn <= limit else PASS",
+        "without_play[drawn < limit]",
+        "without_play[drawn <= limit]",
     ),
     ("a placement does not end a run of passes", "                passes = 0\n", ""),
     ("blocked one pass late", "if passes >= players:", "if passes > players:"),

@@ -34,6 +34,7 @@ from reference_engine.cli import run
 from reference_engine.engine.actions import DRAW, Action, AnyAction, Play
 from reference_engine.engine.deal import Deal, deal_problems
 from reference_engine.engine.hand import Hand, Phase
+from reference_engine.engine.hand.refusals import CITED_AS
 from reference_engine.engine.match import Match
 from reference_engine.engine.record import (
     FINDING_LIMIT,
@@ -44,7 +45,6 @@ from reference_engine.engine.record import (
     record_schema,
     replay,
 )
-from reference_engine.engine.refusals import CITED_AS
 from reference_engine.errors import DealError, Reason
 from reference_engine.rules import Catalog, Rules
 

@@ -19,8 +19,8 @@ from reference_engine.disputes.explain import Situation, answer
 from reference_engine.engine.actions import Action, Play
 from reference_engine.engine.deal import Deal
 from reference_engine.engine.hand import Hand
+from reference_engine.engine.hand.refusals import CITED_AS, SUM_RULE
 from reference_engine.engine.record import match_record, play_match, replay
-from reference_engine.engine.refusals import CITED_AS, SUM_RULE
 from reference_engine.engine.strategies import STRATEGIES
 from reference_engine.errors import IllegalActionError, Reason
 from reference_engine.rules import Catalog

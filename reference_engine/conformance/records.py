@@ -8,7 +8,7 @@ record holds is an action the engine allowed: the reference must allow it too
 (a check of its own, blamed on the rules that refuse it, narrowed by
 :mod:`.counterfactual` as a case's deviation is). Every result and match total
 the record gives is compared with what the rules make of the hands, field by
-field (:mod:`.fields`). A lot drawn for the opener (``lot``: the tiles each seat
+field (:mod:`.base`). A lot drawn for the opener (``lot``: the tiles each seat
 drew, round by round) is checked against the seat the deal names, where the
 rules make the lot by drawing.
 
@@ -28,11 +28,11 @@ from typing import Any, TextIO
 
 from ..engine.actions import Action
 from ..engine.deal import DESIGNATED_RULE, deal_problems, lot_is_drawn
+from ..engine.hand.refusals import why_not
 from ..engine.lot import read_lot
 from ..engine.match import Match
 from ..engine.recordcheck import RecordSyntaxError, parse_record, schema_findings
 from ..engine.recordformat import outcome_data
-from ..engine.refusals import why_not
 from ..errors import NotationError
 from ..exits import ExitStatus
 from ..rules import Catalog, Rules, RulesError

@@ -6,7 +6,7 @@ following spec/SPEC.md sections 5 to 8. The hot path of the engine
 (:mod:`reference_engine.engine.hand` and :mod:`reference_engine.engine.deal`) then only
 indexes tables and tests booleans. The boundary: the hand keeps the rules
 object only to check the player count and name the set in an error, to cite a
-rule's sources in a refusal (:mod:`reference_engine.engine.refusals`), and to hand it to
+rule's sources in a refusal (:mod:`reference_engine.engine.hand.refusals`), and to hand it to
 :mod:`reference_engine.engine.scoring`, which reads the scoring rules (sections 9
 and 10) itself; the match reads the target and the designated opener's
 rotation (section 10.5, 6.2). The tables:

@@ -12,7 +12,8 @@ single draw pending, the opener's second tile laid) is written out as one loop
 over local variables instead of two method calls per action. The turn rules
 come from the same place as :meth:`Hand.legal_actions
 <reference_engine.engine.hand.Hand.legal_actions>`: the placements from the
-line's tables, the draw or pass beside them from :func:`~.turn.beside`;
+line's tables, the draw or pass beside them from the turn's predicates'
+answers for an ordinary turn (:func:`~.turn.ordinary`);
 anything else (the opening, a single draw and its aftermath, the opener's
 second tile) goes through the public methods. tests/test_playout.py holds the
 two loops to the same hands over every shipped variant and player count.
@@ -25,13 +26,12 @@ from collections.abc import Callable
 from functools import cache
 from typing import cast
 
-from .actions import DRAW, PASS, AnyAction, Play
+from .actions import DRAW, AnyAction, Play
 from .draws import Bits, below, bits_source
 from .ends import PASS_BIT
 from .hand import Hand
 from .phase import Phase
 from .scoring import Termination
-from .turn import beside
 
 _OPENING, _PLAY = Phase.OPENING, Phase.PLAY
 #: ``rng.randrange``: a number below the one given.
@@ -72,7 +72,10 @@ def _ordinary_turns(hand: Hand, randrange: Choose, bits: Bits | None) -> None:
     written out), drawn from it directly.
     """
     table = hand.table
-    optional = table.optional_turn
+    # The draw or pass beside the placements, as the turn's predicates allow it.
+    turn = hand._ordinary
+    optional, beside, without_play = turn.optional, turn.beside, turn.without_play
+    matadors = table.matador_mask
     one_draw = table.one_draw_per_turn
     hands = hand._hands
     players = hand.players
@@ -94,7 +97,7 @@ def _ordinary_turns(hand: Hand, randrange: Choose, bits: Bits | None) -> None:
             if plays is None:  # tiles not yet held together on this line
                 plays = line.placements(playable)
             if optional:
-                extra = beside(table, playable, drawn < limit)
+                extra = beside[2 * (not playable & ~matadors) + (drawn < limit)]
                 if extra is not None:
                     plays = (*plays, extra)
             count = len(plays)
@@ -125,7 +128,7 @@ def _ordinary_turns(hand: Hand, randrange: Choose, bits: Bits | None) -> None:
                 seat = following[seat]
                 continue
         else:  # nothing to place: draw while the boneyard allows, else pass
-            choice = DRAW if drawn < limit else PASS
+            choice = without_play[drawn < limit][0]
             append(choice)
         if choice is DRAW:
             bit = boneyard[drawn]

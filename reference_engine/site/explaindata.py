@@ -30,7 +30,7 @@ from ..rules.datafiles import spec_dir
 from ..rules.vocabulary import Shape
 from ..sheets import svg
 
-#: The rules a refusal of a draw or a pass may name (engine/refusals.py); the rule
+#: The rules a refusal of a draw or a pass may name (engine/hand/refusals.py); the rule
 #: that refuses a placement is asked of the engine, tile by tile.
 REFUSAL_RULES = (
     "reserve",

@@ -62,7 +62,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "highest-double-opens-with-lowest",
         "opening",
-        "engine/hand.py",
+        "engine/hand/opening.py",
         "Under opener: highest_double the holder of the lowest opening double opens.",
         "double = dealt.bit_length() - 1 if highest else (dealt & -dealt).bit_length() - 1",
         "double = (dealt & -dealt).bit_length() - 1",
@@ -70,7 +70,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "lowest-double-opens-with-highest",
         "opening",
-        "engine/hand.py",
+        "engine/hand/opening.py",
         "Under opener: lowest_double the holder of the highest opening double opens.",
         "double = dealt.bit_length() - 1 if highest else (dealt & -dealt).bit_length() - 1",
         "double = dealt.bit_length() - 1",
@@ -94,7 +94,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "designated-opens-with-lowest-double",
         "opening",
-        "engine/hand.py",
+        "engine/hand/opening.py",
         "A designated opener who must open with a double opens with their lowest one.",
         "self._set_opening(seat, 1 << held[-1])",
         "self._set_opening(seat, 1 << held[0])",
@@ -102,7 +102,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "right-to-open-skips-next-seat",
         "opening",
-        "engine/hand.py",
+        "engine/hand/opening.py",
         "When the designated opener lacks a double, the search starts two seats on.",
         "for seat in [designated, *seats_after(designated, self.players)[:-1]]:",
         "for seat in [designated, *seats_after(designated, self.players)[1:]]:",
@@ -134,7 +134,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "opener-plays-again-inverted",
         "opening",
-        "engine/hand.py",
+        "engine/hand/opening.py",
         "opener_plays_again is read the wrong way round.",
         "elif table.opener_plays_again:",
         "elif not table.opener_plays_again:",
@@ -142,12 +142,11 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "opener-must-play-without-a-fit",
         "opening",
-        "engine/hand.py",
+        "engine/hand/steps.py",
         "An opener who plays again but has no placement is offered nothing (no draw, no pass).",
-        "        if not plays:  # (a player who can do nothing else draws, or passes)\n",
-        "        if not plays and self._forced_play:\n"
-        "            legal = ()\n"
-        "        elif not plays:\n",
+        "        if not plays:\n            legal = turn.without_play[can_draw]\n",
+        "        if not plays and self._forced_play:\n            legal = ()\n        elif not "
+        "plays:\n            legal = turn.without_play[can_draw]\n",
     ),
     Mutant(
         "rotation-goes-backwards",
@@ -189,7 +188,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "draw-for-double-by-seat-zero",
         "redeal",
-        "engine/hand.py",
+        "engine/hand/opening.py",
         "When nobody holds a double, seat 0 draws for one instead of the designated opener.",
         "self.current = self._designated()",
         "self.current = 0",
@@ -197,7 +196,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "redeal-goes-on-to-draw",
         "redeal",
-        "engine/hand.py",
+        "engine/hand/opening.py",
         "A redeal forgets to stop: the hand is voided and then drawn for as well.",
         "            self._finish(Termination.REDEAL)\n            return\n",
         "            self._finish(Termination.REDEAL)\n",
@@ -414,7 +413,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "reserve-one-too-many",
         "draws",
-        "engine/hand.py",
+        "engine/hand/base.py",
         "Drawing stops one tile early: the boneyard keeps the reserve and one more.",
         "self._draw_limit = len(self._boneyard) - self._reserve if table.draws else 0",
         "self._draw_limit = len(self._boneyard) - self._reserve - 1 if table.draws else 0",
@@ -422,7 +421,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "draw-when-never-ignored",
         "draws",
-        "engine/hand.py",
+        "engine/hand/base.py",
         "Players draw even where draw_when is never.",
         "self._draw_limit = len(self._boneyard) - self._reserve if table.draws else 0",
         "self._draw_limit = len(self._boneyard) - self._reserve",
@@ -439,11 +438,10 @@ MUTANTS: tuple[Mutant, ...] = (
         "only-matador-draw-wrong-mask",
         "draws",
         "engine/turn.py",
-        "draw_when only_matador_plays tests for no playable matador instead of only matadors.",
-        "if table.draw_always or (table.draw_if_only_matadors and only_matadors):",
-        "if table.draw_always or (\n"
-        "            table.draw_if_only_matadors and not playable & table.matador_mask\n"
-        "        ):",
+        "draw_when only_matador_plays lets a player draw who can play an ordinary tile, "
+        "instead of one who can play only matadors.",
+        "if table.draw_always or (table.draw_if_only_matadors and facts.only_matadors):",
+        "if table.draw_always or (table.draw_if_only_matadors and not facts.only_matadors):",
     ),
     Mutant(
         "unlimited-draws-stop-after-one",
@@ -456,7 +454,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "one-draw-limit-ignored",
         "draws",
-        "engine/hand.py",
+        "engine/hand/steps.py",
         "draws_per_turn one is not enforced in play (only in the opening).",
         "if self.table.one_draw_per_turn and self.phase is _PLAY:",
         "if self.table.one_draw_per_turn and self.phase is _OPENING:",
@@ -464,7 +462,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "draw-for-double-counts-as-turn-draw",
         "draws",
-        "engine/hand.py",
+        "engine/hand/steps.py",
         "The opening draw for a double counts as the opener's one draw of a turn.",
         "if self.table.one_draw_per_turn and self.phase is _PLAY:",
         "if self.table.one_draw_per_turn:",
@@ -480,24 +478,25 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "after-draw-any-tile-must-play",
         "draws",
-        "engine/hand.py",
+        "engine/turn.py",
         "Under may_play_any the player may not pass after the draw while a tile fits.",
-        "legal = (*line.placements(playable), PASS)",
-        "legal = line.placements(playable) or (PASS,)",
+        "        if table.after_draw_any_tile:\n            return None\n",
+        "        if table.after_draw_any_tile:\n            return MUST_PLAY_DRAWN if "
+        "facts.has_play else None\n",
     ),
     Mutant(
         "drawn-tile-kept-for-next-seat",
         "draws",
-        "engine/hand.py",
+        "engine/hand/steps.py",
         "After a placement the one-draw state is not cleared: the next seat is treated as drawn.",
-        "                self.current = (seat + 1) % self.players\n"
-        "                self._single_drawn = None\n",
+        "                self.current = (seat + 1) % self.players\n                "
+        "self._single_drawn = None\n",
         "                self.current = (seat + 1) % self.players\n",
     ),
     Mutant(
         "draw-from-the-wrong-end",
         "draws",
-        "engine/hand.py",
+        "engine/hand/steps.py",
         "Tiles are drawn from the end of the boneyard instead of in draw order.",
         "bit = self._boneyard[self._drawn]",
         "bit = self._boneyard[-1 - self._drawn]",
@@ -506,7 +505,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "block-one-pass-early",
         "passes",
-        "engine/hand.py",
+        "engine/hand/steps.py",
         "The hand is blocked after N - 1 passes in a row.",
         "if self._passes >= self.players:",
         "if self._passes >= self.players - 1:",
@@ -514,7 +513,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "draw-keeps-the-pass-count",
         "passes",
-        "engine/hand.py",
+        "engine/hand/steps.py",
         "A draw does not reset the count of consecutive passes.",
         "        self._hands[self.current] |= bit\n        self._passes = 0\n",
         "        self._hands[self.current] |= bit\n",
@@ -522,7 +521,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "placement-keeps-the-pass-count",
         "passes",
-        "engine/hand.py",
+        "engine/hand/steps.py",
         "A placement does not reset the count of consecutive passes.",
         "            self._hands[seat] = hand\n            self._passes = 0\n",
         "            self._hands[seat] = hand\n",
@@ -547,27 +546,26 @@ MUTANTS: tuple[Mutant, ...] = (
         "only-matador-pass-wrong-mask",
         "passes",
         "engine/turn.py",
-        "pass_when only_matador_plays tests for no playable matador instead of only matadors.",
-        "if table.pass_always or (table.pass_if_only_matadors and only_matadors):",
-        "if table.pass_always or (\n"
-        "            table.pass_if_only_matadors and not playable & table.matador_mask\n"
-        "        ):",
+        "pass_when only_matador_plays lets a player pass who can play an ordinary tile, "
+        "instead of one who can play only matadors.",
+        "if table.pass_always or (table.pass_if_only_matadors and facts.only_matadors):",
+        "if table.pass_always or (table.pass_if_only_matadors and not facts.only_matadors):",
     ),
     Mutant(
         "stuck-player-cannot-pass",
         "passes",
-        "engine/hand.py",
+        "engine/turn.py",
         "A player with no placement who cannot draw is offered nothing instead of a pass.",
-        "legal = _DRAW_ONLY if self._drawn < self._draw_limit else _PASS_ONLY",
-        "legal = _DRAW_ONLY if self._drawn < self._draw_limit else ()",
+        "return MUST_DRAW if facts.can_draw else None",
+        "return MUST_DRAW if facts.can_draw else MUST_PLAY",
     ),
     Mutant(
         "pass-offered-with-draw",
         "passes",
-        "engine/hand.py",
+        "engine/hand/steps.py",
         "A player who can draw may also pass.",
-        "legal = _DRAW_ONLY if self._drawn < self._draw_limit else _PASS_ONLY",
-        "legal = (DRAW, PASS) if self._drawn < self._draw_limit else _PASS_ONLY",
+        "            legal = turn.without_play[can_draw]\n",
+        "            legal = (DRAW, PASS) if can_draw else turn.without_play[can_draw]\n",
     ),
     # ------------------------------------------------------------------ scoring
     Mutant(
@@ -840,7 +838,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "must-play-matador-as-must-play",
         "protocol",
-        "engine/refusals.py",
+        "engine/turn.py",
         "A pass with only matadors to play is refused with must_play, not must_play_matador.",
         "Reason.MUST_PLAY_MATADOR,",
         "Reason.MUST_PLAY,",
@@ -848,10 +846,12 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "must-draw-and-pass-not-allowed-swapped",
         "protocol",
-        "engine/refusals.py",
+        "engine/turn.py",
         "A pass while a tile can be drawn gets must_draw and pass_not_allowed the wrong way round.",
-        "if not _playable_mask(hand, held):",
-        "if _playable_mask(hand, held):",
+        "    if not facts.has_play:\n        return MUST_DRAW if facts.can_draw else None\n    "
+        "if facts.can_draw:\n        return PASS_ONLY_WITHOUT_DRAW\n",
+        "    if not facts.has_play:\n        return PASS_ONLY_WITHOUT_DRAW if facts.can_draw "
+        "else None\n    if facts.can_draw:\n        return MUST_DRAW\n",
     ),
     # ------------------------------------------------------------------ the later rule sets
     Mutant(
@@ -921,7 +921,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "placement-not-allowed-as-does-not-match",
         "protocol",
-        "engine/refusals.py",
+        "engine/hand/refusals.py",
         "A tile that fits the end in another shape or open value gets does_not_match_end.",
         '        Reason.PLACEMENT_NOT_ALLOWED,\n        f"{play} is not a way',
         '        Reason.DOES_NOT_MATCH_END,\n        f"{play} is not a way',

@@ -10,7 +10,7 @@ two can no longer play the same line the hand stops there (:class:`Parted`),
 keeping what it found, and the next hand is dealt to both in a match begun
 afresh, so every later hand is judged on its own (its result and scoring
 too); the match totals are then not compared, being a consequence. A result
-field that differs is blamed on the field that decides it (:mod:`.fields`);
+field that differs is blamed on the field that decides it (:mod:`.base`);
 a match total that differs after a hand that already differed is its
 consequence, not recorded; what the engine declares it does not keep
 (scoring, matches) is not compared. Only a broken protocol

@@ -12,7 +12,7 @@ follows is judged too. ``fail_fast`` stops at the first deviation.
 declares the variant. What the engine declares it does not do is not judged
 (:mod:`.checking`), an opening it lays itself and an action it lays otherwise
 are :mod:`.departures`', errors it must answer :mod:`.errorchecks`', and a
-result or match field that differs is blamed by :mod:`.fields`.
+result or match field that differs is blamed by :mod:`.base`.
 """
 
 from __future__ import annotations

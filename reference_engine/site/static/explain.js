@@ -1,5 +1,6 @@
-/* The explain page: the engine's turn (engine/hand.py, legal_actions, and
- * engine/refusals.py) applied to the compiled tables in explain-data.js.
+/* The explain page: the engine's turn (engine/hand/steps.py, legal_actions, the
+ * turn's predicates in engine/turn.py, and engine/hand/refusals.py) applied to the
+ * compiled tables in explain-data.js.
  * Nothing here names a variant: the variants, their options and every table
  * come from the data. `MatadorExplain.answer` is the pure part (the site's tests
  * compare it with `matador explain`); the rest draws the form and the answer. */

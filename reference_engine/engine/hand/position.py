@@ -7,22 +7,22 @@ public way in; this module fills in what the player cannot see.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TypeVar
 
-from ..errors import DealError
-from ..rules.model import Rules
-from .compiled import compiled
-from .deal import Deal
-from .ends import OpenEnd
-from .phase import Phase
-from .tiles import Tile
+from ...errors import DealError
+from ...rules.model import Rules
+from ..compiled import compiled
+from ..deal import Deal
+from ..ends import OpenEnd
+from ..phase import Phase
+from ..tiles import Tile
+from .base import HandFields
 
-if TYPE_CHECKING:
-    from .hand import Hand
+_H = TypeVar("_H", bound=HandFields)
 
 
 def at_position(
-    cls: type[Hand],
+    cls: type[_H],
     rules: Rules,
     *,
     players: int,
@@ -30,7 +30,7 @@ def at_position(
     ends: tuple[int, int],
     boneyard: int,
     drawn: Tile | None = None,
-) -> Hand:
+) -> _H:
     """A hand of class ``cls`` in play as the player to act (seat 0) sees it.
 
     ``hand`` is what seat 0 holds, ``ends`` the values of two plain open ends,

@@ -12,15 +12,11 @@ the rules directly, for clear messages.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from ..errors import IllegalActionError, Reason
-from .actions import AnyAction, Draw, Pass, Play, end_name
-from .phase import Phase
-
-if TYPE_CHECKING:
-    from .hand import Hand
-
+from ...errors import IllegalActionError, Reason
+from ..actions import AnyAction, Draw, Pass, Play, end_name
+from ..phase import Phase
+from ..turn import Ruling, draw_ruling, pass_ruling
+from .opening import Opening
 
 #: The rule every variant shares (SPEC 7.1): touching halves add up to the line
 #: sum, ``max_pip`` + 1. Spelt as the conformance reports spell it
@@ -32,7 +28,7 @@ SUM_RULE = "sum_rule"
 CITED_AS = {SUM_RULE: "max_pip"}
 
 
-def refuse(hand: Hand, reason: Reason, message: str, rule: str | None) -> IllegalActionError:
+def refuse(hand: Opening, reason: Reason, message: str, rule: str | None) -> IllegalActionError:
     """The refusal of an action for ``reason``, citing ``rule``'s sources."""
     cited = CITED_AS.get(rule, rule) if rule else None
     provenance = hand.rules.provenance.get(cited) if cited else None
@@ -41,7 +37,7 @@ def refuse(hand: Hand, reason: Reason, message: str, rule: str | None) -> Illega
     )
 
 
-def _placement_rule(hand: Hand, play: Play, matador: bool, fits: bool) -> str:
+def _placement_rule(hand: Opening, play: Play, matador: bool, fits: bool) -> str:
     """The rule that refuses ``play`` on its end: the tile ``fits`` the end some other way, or not.
 
     A matador, or any tile on an end a matador left, is placed by the matador
@@ -56,7 +52,7 @@ def _placement_rule(hand: Hand, play: Play, matador: bool, fits: bool) -> str:
     return SUM_RULE
 
 
-def why_not(hand: Hand, action: AnyAction) -> IllegalActionError:
+def why_not(hand: Opening, action: AnyAction) -> IllegalActionError:
     """The reason an action outside the legal set is refused (its most specific cause)."""
     if isinstance(action, Play):
         return _why_not_play(hand, action)
@@ -67,7 +63,7 @@ def why_not(hand: Hand, action: AnyAction) -> IllegalActionError:
     return refuse(hand, Reason.PLACEMENT_NOT_ALLOWED, f"{action!r} is not an action", None)
 
 
-def _why_not_play(hand: Hand, play: Play) -> IllegalActionError:
+def _why_not_play(hand: Opening, play: Play) -> IllegalActionError:
     seat = hand.current
     index = hand.table.index.get(play.tile)
     in_hand = index is not None and bool(hand._hands[seat] >> index & 1)
@@ -137,86 +133,16 @@ def _why_not_play(hand: Hand, play: Play) -> IllegalActionError:
     )
 
 
-def _why_not_draw(hand: Hand) -> IllegalActionError:
-    if hand.phase is Phase.OPENING:
-        return refuse(hand, Reason.DRAW_NOT_ALLOWED, "the hand must be opened first", "opener")
-    if hand._single_drawn is not None:
-        return refuse(
-            hand, Reason.DRAW_NOT_ALLOWED, "only one tile may be drawn per turn", "draws_per_turn"
-        )
-    if not hand.table.draws:
-        return refuse(hand, Reason.DRAW_NOT_ALLOWED, "nobody draws in this game", "draw_when")
-    if not _can_draw(hand):
-        return refuse(
-            hand,
-            Reason.RESERVE_REACHED,
-            f"the boneyard is down to {hand.boneyard_count} tile(s); {hand._reserve} must stay",
-            "reserve",
-        )
-    if hand._forced_play:
-        return refuse(
-            hand, Reason.MUST_PLAY, "the opener must add the next tile", "opener_plays_again"
-        )
-    return refuse(
-        hand,
-        Reason.DRAW_NOT_ALLOWED,
-        "you hold a tile you can play, and this game does not let you draw instead",
-        "draw_when",
-    )
+def _why_not_draw(hand: Opening) -> IllegalActionError:
+    return _ruled(hand, draw_ruling(hand.table, hand.turn_facts()))
 
 
-def _why_not_pass(hand: Hand) -> IllegalActionError:
-    if hand.phase is Phase.OPENING:
-        return refuse(hand, Reason.PASS_NOT_ALLOWED, "the hand must be opened first", "opener")
-    held = hand._hands[hand.current]
-    if hand._single_drawn is not None:
-        return refuse(
-            hand,
-            Reason.MUST_PLAY_DRAWN,
-            "the drawn tile fits and must be played",
-            "after_single_draw",
-        )
-    if hand._forced_play and _playable_mask(hand, held):
-        return refuse(
-            hand, Reason.MUST_PLAY, "the opener must add the next tile", "opener_plays_again"
-        )
-    if _can_draw(hand):
-        if not _playable_mask(hand, held):
-            return refuse(
-                hand,
-                Reason.MUST_DRAW,
-                "you cannot play, and the boneyard has tiles to draw",
-                "draw_when",
-            )
-        return refuse(
-            hand,
-            Reason.PASS_NOT_ALLOWED,
-            "a player may pass only when nothing can be drawn",
-            "pass_when",
-        )
-    if _only_matadors(hand, held):
-        return refuse(
-            hand,
-            Reason.MUST_PLAY_MATADOR,
-            "nothing else can be played, so a matador must be",
-            "pass_when",
-        )
-    return refuse(hand, Reason.MUST_PLAY, "you hold a tile you can play", "pass_when")
+def _why_not_pass(hand: Opening) -> IllegalActionError:
+    return _ruled(hand, pass_ruling(hand.table, hand.turn_facts()))
 
 
-def _playable_mask(hand: Hand, held: int) -> int:
-    """The tiles of ``held`` with at least one placement on the open ends."""
-    fit = 0
-    for kind in hand._ends:
-        fit |= hand.table.fit(kind)
-    return held & fit
-
-
-def _can_draw(hand: Hand) -> bool:
-    """Whether the player to act may take a tile now (rules permitting, reserve kept)."""
-    return hand._drawn < hand._draw_limit
-
-
-def _only_matadors(hand: Hand, held: int) -> bool:
-    """Whether every tile of ``held`` that can be played is a matador."""
-    return not _playable_mask(hand, held) & ~hand.table.matador_mask
+def _ruled(hand: Opening, ruling: Ruling | None) -> IllegalActionError:
+    """The refusal the turn's predicate gave, its details filled in."""
+    assert ruling is not None, "refused, yet the turn's predicate allows it"
+    details = {"boneyard": hand.boneyard_count, "kept": hand._reserve}
+    return refuse(hand, ruling.reason, ruling.message.format(**details), ruling.rule)

@@ -5,10 +5,14 @@ For every variant, the options that change what ``matador explain`` answers
 offered on the page; each combination of their values maps to a *profile*: the
 compiled table of placements (every tile's ways of going on each end value, as
 the engine's :meth:`~reference_engine.engine.compiled.Compiled.placements_on` lists
-them), the flags of ``Hand.legal_actions`` (from the same compiled table), the
-reserve per player count and the citations of the rules a refusal names. The
-page's script (``explain.js``) combines them exactly as the engine's turn does;
-the site's tests hold the two to agreement on many positions.
+them, and the engine's refusal of each tile that has none), the turn's decisions
+(the draw's and the pass's ruling from the predicates of ``engine/turn.py`` for
+every turn the page can show, and the engine's refusal of another tile than the
+one drawn), the reserve per player count and the citations of the rules they
+name. The page's script (``explain.js``) is a small interpreter of this data: it
+works out the facts of the position, looks the turn's rulings up and lists the
+placements, and names no rule; the site's tests hold it to ``matador explain``
+on many positions.
 """
 
 from __future__ import annotations
@@ -23,34 +27,19 @@ from ..engine.actions import Play
 from ..engine.compiled import compiled, content_key
 from ..engine.ends import OpenEnd
 from ..engine.hand import Hand
+from ..engine.hand.refusals import CITED_AS
 from ..engine.tiles import Tile
+from ..engine.turn import Facts, Ruling, draw_ruling, pass_ruling
 from ..errors import IllegalActionError, Reason
 from ..rules import Catalog, Citation, Rules
 from ..rules.datafiles import spec_dir
 from ..rules.vocabulary import Shape
 from ..sheets import svg
 
-#: The rules a refusal of a draw or a pass may name (engine/hand/refusals.py); the rule
-#: that refuses a placement is asked of the engine, tile by tile.
-REFUSAL_RULES = (
-    "reserve",
-    "draw_when",
-    "draws_per_turn",
-    "after_single_draw",
-    "pass_when",
-)
-
-#: The turn flags of the compiled table that decide drawing and passing.
-TURN_FLAGS = (
-    "draws",
-    "draw_always",
-    "draw_if_only_matadors",
-    "pass_always",
-    "pass_if_only_matadors",
-    "one_draw_per_turn",
-    "after_draw_any_tile",
-    "after_draw_may_pass",
-)
+#: The facts of a turn the page can show, in the order of the bits of a ``turn`` entry's
+#: index (the first is the highest bit): a draw made this turn under a one-draw rule,
+#: the tile drawn fitting, a tile to place, only matadors to place, the boneyard open.
+FACT_BITS = ("single_drawn", "drawn_fits", "has_play", "only_matadors", "can_draw")
 
 _REASON_ROW = re.compile(r"^\| `([a-z_]+)` \| (.+) \|$")
 
@@ -81,6 +70,52 @@ def _refusal(rules: Rules, tile: Tile, value: int) -> IllegalActionError:
     except IllegalActionError as error:
         return error
     raise ValueError(f"the engine allows {tile} on {value}, which has no placement there")
+
+
+def _ruled(ruling: Ruling | None) -> list[str] | None:
+    return None if ruling is None else [ruling.reason.value, ruling.rule or ""]
+
+
+def turn_rulings(rules: Rules) -> list[list[list[str] | None]]:
+    """The turn's predicates (engine/turn.py) for every turn the page can show: entry
+    ``i`` holds the draw's and the pass's ruling (None: allowed, else reason and rule)
+    for the facts whose bits, in the order of :data:`FACT_BITS`, make ``i``."""
+    table = compiled(rules)
+    found = []
+    for index in range(1 << len(FACT_BITS)):
+        bits = [bool(index >> (len(FACT_BITS) - 1 - place) & 1) for place in range(len(FACT_BITS))]
+        facts = Facts(**dict(zip(FACT_BITS, bits, strict=True)))
+        found.append([_ruled(draw_ruling(table, facts)), _ruled(pass_ruling(table, facts))])
+    return found
+
+
+def after_a_draw(rules: Rules) -> list[str] | None:
+    """The engine's refusal of another tile than the one drawn this turn (reason and rule),
+    where a single draw limits the play to it; None where any tile may be played."""
+    table = compiled(rules)
+    if not table.one_draw_per_turn:
+        return None
+    players = rules.players[0]
+    for value in range(rules.max_pip + 1):
+        placements = table.placements_on(0, table.kind(OpenEnd.plain(value)))
+        fitting = [index for index, entries in enumerate(placements) if entries]
+        if len(fitting) < 2:
+            continue
+        drawn, other = (table.tiles[index] for index in fitting[:2])
+        position = Hand.at_position(
+            rules,
+            players=players,
+            hand=[drawn, other],
+            ends=(value, value),
+            boneyard=0,
+            drawn=drawn,
+        )
+        try:
+            position.verify(placements[fitting[1]][0][0])
+        except IllegalActionError as error:
+            return [error.reason.value, error.rule or ""]
+        return None
+    return None
 
 
 def _table(rules: Rules) -> dict[str, Any]:
@@ -161,15 +196,24 @@ def _cite(citation: Citation) -> dict[str, str]:
 def _profile(rules: Rules, tables: _Interner, cites: _Interner) -> dict[str, Any]:
     table = compiled(rules)
     grid = _table(rules)
+    turn = turn_rulings(rules)
+    after_draw = after_a_draw(rules)
     profile: dict[str, Any] = {
         "table": tables.add(grid),
         "players": list(rules.players),
         "reserve": {str(n): table.reserve_for(n) for n in rules.players},
-        "flags": {flag: bool(getattr(table, flag)) for flag in TURN_FLAGS},
+        "draws": table.draws,
+        "single_draw": table.one_draw_per_turn,
+        "turn": turn,
+        "after_draw": after_draw,
         "cite": {},
     }
-    for rule in REFUSAL_RULES:
-        provenance = rules.provenance.get(rule)
+    # The citations of the rules the turn's rulings name, as a refusal gives them.
+    named = {ruling[1] for pair in turn for ruling in pair if ruling is not None}
+    if after_draw is not None:
+        named.add(after_draw[1])
+    for rule in sorted(named - {""}):
+        provenance = rules.provenance.get(CITED_AS.get(rule, rule))
         found = [] if provenance is None else [cites.add(_cite(c)) for c in provenance.cite]
         profile["cite"][rule] = found
     # The citations of the rules that refuse placements, as the engine gives them.

@@ -489,9 +489,10 @@ MUTANTS: tuple[Mutant, ...] = (
         "draws",
         "engine/hand/steps.py",
         "After a placement the one-draw state is not cleared: the next seat is treated as drawn.",
-        "                self.current = (seat + 1) % self.players\n                "
-        "self._single_drawn = None\n",
-        "                self.current = (seat + 1) % self.players\n",
+        "            self._single_drawn = None\n"
+        "            self._forced_play = False\n"
+        "        return step\n",
+        "            self._forced_play = False\n        return step\n",
     ),
     Mutant(
         "draw-from-the-wrong-end",
@@ -523,8 +524,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "passes",
         "engine/hand/steps.py",
         "A placement does not reset the count of consecutive passes.",
-        "            self._hands[seat] = hand\n            self._passes = 0\n",
-        "            self._hands[seat] = hand\n",
+        "            hands[seat] = hand\n            self._passes = 0\n",
+        "            hands[seat] = hand\n",
     ),
     Mutant(
         "pass-always-ignored",

@@ -99,22 +99,27 @@ class Hand(Opening):
         if plays is None:
             plays = line.placements(playable)
         # Beside the placements, the draw or pass the turn's predicates allow
-        # (:mod:`.turn`): read from their answers for an ordinary turn, asked for the
+        # (:mod:`..turn`): read from their answers for an ordinary turn, asked for the
         # opener's second tile (SPEC 6.5).
         turn = self._ordinary
+        if plays and not turn.optional and not self._forced_play:
+            self._legal = plays  # (the predicates allow nothing beside them)
+            self._offer = playable
+            return plays
         can_draw = self._drawn < self._draw_limit
         if not plays:
             legal = turn.without_play[can_draw]
         elif self._forced_play:
             extra = extra_action(self.table, self.turn_facts())
             legal = plays if extra is None else (*plays, extra)
-        elif turn.optional:
+        else:
             only_matadors = not playable & ~self.table.matador_mask
             extra = turn.beside[2 * only_matadors + can_draw]
             legal = plays if extra is None else (*plays, extra)
-        else:
-            legal = plays
         self._legal = legal
+        if self._forced_play:  # (apply() takes the long way, which ends the forced play)
+            self._offer = 0
+            return legal
         last = legal[-1] if legal else None
         self._offer = playable | (PASS_BIT if last is PASS else DRAW_BIT if last is DRAW else 0)
         return legal
@@ -138,9 +143,10 @@ class Hand(Opening):
         """Verify ``action`` and carry it out."""
         if self._legal is None:
             self.legal_actions()
-        # An action legal_actions() offered is found by identity on the line, with
-        # what it does, and its bit is among those offered; anything else (or a
-        # seat named) is checked the long way.
+        # An action legal_actions() offered in an ordinary turn is found by identity on
+        # the line, with what it does, and its bit is among those offered; anything else
+        # (or another seat named) is checked the long way, which also ends a single
+        # draw's turn or the opener's second tile.
         step = self._line.after.get(id(action))
         if (
             step is None
@@ -156,23 +162,20 @@ class Hand(Opening):
         if bit < PASS_BIT:  # a placement (written out here: this is the hot path)
             self._line = line
             seat = self.current
-            hand = self._hands[seat] ^ bit
-            self._hands[seat] = hand
+            hands = self._hands
+            hand = hands[seat] ^ bit
+            hands[seat] = hand
             self._passes = 0
-            if hand:  # the next turn, as _next_turn()
+            if hand:  # the next turn
                 self.current = (seat + 1) % self.players
-                self._single_drawn = None
-                self._forced_play = False
             else:
                 self._finish(Termination.DOMINO, went_out=seat)
         elif bit == PASS_BIT:
             self._passes += 1
             if self._passes >= self.players:
                 self._finish(Termination.BLOCKED)
-            else:  # as _next_turn()
+            else:
                 self.current = (self.current + 1) % self.players
-                self._single_drawn = None
-                self._forced_play = False
         else:
             self._draw()
 
@@ -196,6 +199,9 @@ class Hand(Opening):
                 self._open(offered)
                 return None
             step = self.table.step(self._line, cast(Play, offered))
+        if step[0] <= PASS_BIT:  # a placement or a pass ends the turn, whatever it was
+            self._single_drawn = None
+            self._forced_play = False
         return step
 
     def _draw(self) -> None:

@@ -1,6 +1,8 @@
-/* The explain page: the engine's turn (engine/hand/steps.py, legal_actions, the
- * turn's predicates in engine/turn.py, and engine/hand/refusals.py) applied to the
- * compiled tables in explain-data.js.
+/* The explain page: a small interpreter of the data the engine exports in
+ * explain-data.js (site/explaindata.py): the compiled tables of placements with the
+ * engine's refusal of each tile that has none, and the turn's rulings (engine/turn.py)
+ * for every turn the page can show. It works out the facts of a position and looks
+ * the answer up; it decides nothing itself, and names no rule.
  * Nothing here names a variant: the variants, their options and every table
  * come from the data. `MatadorExplain.answer` is the pure part (the site's tests
  * compare it with `matador explain`); the rest draws the form and the answer. */
@@ -28,7 +30,6 @@
    * {players, hand: ["3-4", ...], ends: [l, r], boneyard, drawn: "3-4" | null}. */
   function answer(profile, situation) {
     var table = DATA.tables[profile.table];
-    var flags = profile.flags;
     var index = {};
     table.tiles.forEach(function (t, i) { index[t] = i; });
     if (profile.players.indexOf(situation.players) < 0) {
@@ -58,60 +59,37 @@
       return out;
     }
     var playable = held.filter(function (i) { return ways(0, i).length || ways(1, i).length; });
-    var onlyMatadors = playable.every(function (i) { return table.matadors.indexOf(i) >= 0; });
-    var plays = placements(playable);
-    var drawnMode = drawn !== null && flags.one_draw_per_turn;
-    var canDraw = flags.draws && situation.boneyard - profile.reserve[String(situation.players)] > 0;
-    var legal;
-    if (drawnMode) {
-      if (flags.after_draw_any_tile) {
-        legal = plays.concat(["pass"]);
-      } else {
-        var fromDrawn = placements(playable.indexOf(drawn) >= 0 ? [drawn] : []);
-        legal = (flags.after_draw_may_pass || !fromDrawn.length) ? fromDrawn.concat(["pass"]) : fromDrawn;
-      }
-    } else if (canDraw) {
-      var mayDraw = !plays.length || flags.draw_always || (flags.draw_if_only_matadors && onlyMatadors);
-      legal = mayDraw ? plays.concat(["draw"]) : plays;
-    } else {
-      var mayPass = !plays.length || flags.pass_always || (flags.pass_if_only_matadors && onlyMatadors);
-      legal = mayPass ? plays.concat(["pass"]) : plays;
-    }
+    var isMatador = function (i) { return table.matadors.indexOf(i) >= 0; };
+    /* The facts of the turn, as the engine's Hand.turn_facts gives them, and the turn's
+     * rulings for them (null: allowed), looked up in the data. */
+    var single = drawn !== null && profile.single_draw;
+    var facts = [
+      single,
+      single && playable.indexOf(drawn) >= 0,
+      playable.length > 0,
+      playable.length > 0 && playable.every(isMatador),
+      profile.draws && situation.boneyard - profile.reserve[String(situation.players)] > 0
+    ];
+    var turn = profile.turn[facts.reduce(function (n, fact) { return 2 * n + (fact ? 1 : 0); }, 0)];
+    var onlyDrawn = single && profile.after_draw !== null;
+    var legal = placements(onlyDrawn ? playable.filter(function (i) { return i === drawn; }) : playable);
+    if (!turn[0]) { legal = legal.concat(["draw"]); }
+    else if (!turn[1]) { legal = legal.concat(["pass"]); }
     var tiles = held.map(function (i) {
-      var isMatador = table.matadors.indexOf(i) >= 0;
       return {
         tile: table.tiles[i],
-        matador: isMatador,
+        matador: isMatador(i),
         ends: [0, 1].map(function (end) {
           var allowed = ways(end, i).filter(function (w) { return legal.indexOf(w) >= 0; });
           if (allowed.length) { return { end: END_NAMES[end], ways: allowed }; }
-          var why;
-          if (drawnMode && i !== drawn && !flags.after_draw_any_tile) {
-            why = refusal(profile, "only_drawn_tile", "after_single_draw");
-          } else {
-            var given = table.refused[situation.ends[end]][i];  /* the engine's own refusal */
-            why = refusal(profile, given[0], given[1]);
-          }
-          return { end: END_NAMES[end], ways: [], refused: why };
+          /* the engine's own refusal: of another tile than the one drawn, or on this end */
+          var given = onlyDrawn && i !== drawn ? profile.after_draw : table.refused[situation.ends[end]][i];
+          return { end: END_NAMES[end], ways: [], refused: refusal(profile, given[0], given[1]) };
         })
       };
     });
-    var draw = null;
-    if (legal.indexOf("draw") < 0) {
-      if (drawnMode) { draw = refusal(profile, "draw_not_allowed", "draws_per_turn"); }
-      else if (!flags.draws) { draw = refusal(profile, "draw_not_allowed", "draw_when"); }
-      else if (!canDraw) { draw = refusal(profile, "reserve_reached", "reserve"); }
-      else { draw = refusal(profile, "draw_not_allowed", "draw_when"); }
-    }
-    var pass = null;
-    if (legal.indexOf("pass") < 0) {
-      if (drawnMode) { pass = refusal(profile, "must_play_drawn", "after_single_draw"); }
-      else if (canDraw) {
-        pass = playable.length ? refusal(profile, "pass_not_allowed", "pass_when")
-                               : refusal(profile, "must_draw", "draw_when");
-      } else if (onlyMatadors) { pass = refusal(profile, "must_play_matador", "pass_when"); }
-      else { pass = refusal(profile, "must_play", "pass_when"); }
-    }
+    var draw = turn[0] && refusal(profile, turn[0][0], turn[0][1]);
+    var pass = turn[1] && refusal(profile, turn[1][0], turn[1][1]);
     return { possible: true, legal: legal, tiles: tiles, draw: draw, pass: pass };
   }
 

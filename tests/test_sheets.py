@@ -180,6 +180,15 @@ def test_sheet_code_uses_only_english_keys() -> None:
     assert sorted(p for p in prefixes if not any(key.startswith(p) for key in english)) == []
 
 
+def test_each_composed_rule_has_its_composer_and_no_other_rule_does() -> None:
+    """A rule is stated by value or by its composer, as the registry says: never both,
+    never neither."""
+    from reference_engine.sheets.sentences import COMPOSERS
+
+    composed = [rule.name for rule in PARAMETERS if rule.sentence is Sentence.COMPOSED]
+    assert list(COMPOSERS) == composed
+
+
 def _vocabulary_keys() -> set[str]:
     """Every key a variant could need, whatever values its rules take."""
     keys: set[str] = set()

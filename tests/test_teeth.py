@@ -18,12 +18,12 @@ from shipped import reference_runs, shipped_cases
 from reference_engine.conformance.protocol.interface import ReferenceEngine
 from reference_engine.conformance.session.runner import Runner, Verdict, select
 from reference_engine.engine import compiled as compiled_module
-from reference_engine.engine import hand as hand_module
 from reference_engine.engine import tiletable as tiletable_module
 from reference_engine.engine.actions import DRAW, PASS, AnyAction, Play
 from reference_engine.engine.compiled import Compiled
 from reference_engine.engine.ends import OpenEnd
 from reference_engine.engine.hand import Hand
+from reference_engine.engine.hand import base as hand_module
 from reference_engine.engine.scoring import Outcome, Termination, score
 from reference_engine.engine.tiles import Tile
 from reference_engine.rules import Catalog, MatadorMode, PerPlayers, Rules

@@ -99,6 +99,8 @@ PARAMETERS: tuple[Parameter, ...] = (
         kind=ValueKind.PER_PLAYERS,
         spec="5.3",
         group=Group.EQUIPMENT,
+        # (A variant must give it, but it matters only where somebody draws.)
+        applies=lambda r: r.draw_when is not DrawWhen.NEVER,
         sentence=Sentence.COMPOSED,
         consumer=_COMPILED + "reserve",
         about=(

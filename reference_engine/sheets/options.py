@@ -13,7 +13,6 @@ from collections.abc import Iterable, Sequence
 
 from ..rules import Catalog, Citation, Gap, MatadorMode, Rules, RulesError, registry
 from ..rules.parameters import NAMES
-from ..rules.vocabulary import DrawWhen
 from .catalogue import Translator
 from .parts import Alternative, GapItem, NoteItem, OptionRow, OptionValueRow, SourceItem
 from .sentences import mode_summary, rule_sentences
@@ -41,20 +40,13 @@ def _summary(
     """
     sentences = []
     for name in names:
-        if not _relevant(rules, name):
+        if not rules.applicable(name):
             continue
         if name == "matador_modes" and modes is not None:
             sentences += [mode_summary(rules, mode, tr) for mode in modes]
         else:
             sentences += rule_sentences(rules, name, tr, short=True)
     return " ".join(sentences)
-
-
-def _relevant(rules: Rules, name: str) -> bool:
-    """Whether rule ``name`` matters to play (the reserve does not when nobody draws)."""
-    if name == "reserve" and rules.draw_when is DrawWhen.NEVER:
-        return False
-    return rules.applicable(name)
 
 
 def _distinct(
@@ -132,7 +124,7 @@ def shown_gaps(rules: Rules) -> list[Gap]:
 def _gaps(rules: Rules, tr: Translator) -> tuple[GapItem, ...]:
     items = []
     for gap in shown_gaps(rules):
-        names = [name for name in gap.rules if _relevant(rules, name)] or list(gap.rules)
+        names = [name for name in gap.rules if rules.applicable(name)] or list(gap.rules)
         place = f"gaps.{gap.id}"
         items.append(
             GapItem(

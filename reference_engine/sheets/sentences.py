@@ -8,6 +8,9 @@ numbers; which rules take a sentence by value comes from the rule registry
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+
 from ..rules import MatadorMode, Rules
 from ..rules.model import ALL_TILES
 from ..rules.parameters import PARAMETERS, Sentence, parameter
@@ -64,53 +67,87 @@ def _no_draw_notes(rules: Rules, tr: Translator) -> list[str]:
 def rule_sentences(rules: Rules, name: str, tr: Translator, *, short: bool = False) -> list[str]:
     """The sentences that state rule ``name`` as ``rules`` have it.
 
-    ``short`` gives the compact form used in the options table and the
-    "agree before you play" box (per-player numbers inline, one line per
-    matador mode).
+    A rule the registry states by value has its value's sentence; a composed one
+    is stated by its entry in :data:`COMPOSERS`. ``short`` gives the compact form
+    used in the options table and the "agree before you play" box (per-player
+    numbers inline, one line per matador mode).
     """
     if name in VALUE_RULES:
         return [tr.t(value_key(name, getattr(rules, name)))]
-    if name == "max_pip":
-        return [
-            tr.tn(
-                "rule.max_pip.set",
-                rules.tile_count,
-                set=_set_name(tr, rules.max_pip),
-                n=rules.max_pip,
-            )
-        ]
-    if name == "players":
-        return [tr.t("rule.players", players=tr.join(str(n) for n in rules.players))]
-    if name == "hand_size":
-        if short:
-            return [_per_players_text(tr, "rule.hand_size", rules, name)]
-        return [tr.t("rule.hand_size.dealt")]
-    if name == "reserve":
-        reserves = _reserves(rules)
-        notes = _no_draw_notes(rules, tr) if short else []
-        if not any(reserves):
-            # In short, a deal with nothing to draw for every player count says just that.
-            everyone = short and len(notes) == len(rules.players)
-            return ([] if everyone else [tr.t("rule.reserve.none")]) + notes
-        if len(set(reserves)) == 1:
-            kept = [tr.tn("rule.reserve.kept", reserves[0])]
-        elif short:
-            kept = [_per_players_text(tr, "rule.reserve", rules, name)]
-        else:
-            kept = [tr.t("rule.reserve.kept_table")]
-        return kept + notes
-    if name == "doubles":
-        d = min(3, rules.max_pip)
-        return [tr.t(value_key(name, rules.doubles), d=d, need=rules.line_sum - d)]
-    if name == "hand_pips":
-        d = min(4, rules.max_pip)
-        return [tr.t(value_key(name, rules.hand_pips), d=d, pips=2 * d)]
-    if name == "target":
-        suffix = "_sides" if rules.partnership is Partnership.TWO_VS_TWO else ""
-        return [tr.tn(f"rule.target.{rules.target.unit}{suffix}", rules.target.value)]
-    if name == "matador_modes":
-        return [mode_summary(rules, mode, tr) for mode in rules.matador_modes]
-    raise KeyError(name)
+    return COMPOSERS[name](rules, tr, short)
+
+
+def _equipment(rules: Rules, tr: Translator, short: bool) -> list[str]:
+    return [
+        tr.tn(
+            "rule.max_pip.set",
+            rules.tile_count,
+            set=_set_name(tr, rules.max_pip),
+            n=rules.max_pip,
+        )
+    ]
+
+
+def _player_counts(rules: Rules, tr: Translator, short: bool) -> list[str]:
+    return [tr.t("rule.players", players=tr.join(str(n) for n in rules.players))]
+
+
+def _dealt(rules: Rules, tr: Translator, short: bool) -> list[str]:
+    if short:
+        return [_per_players_text(tr, "rule.hand_size", rules, "hand_size")]
+    return [tr.t("rule.hand_size.dealt")]
+
+
+def _kept(rules: Rules, tr: Translator, short: bool) -> list[str]:
+    reserves = _reserves(rules)
+    notes = _no_draw_notes(rules, tr) if short else []
+    if not any(reserves):
+        # In short, a deal with nothing to draw for every player count says just that.
+        everyone = short and len(notes) == len(rules.players)
+        return ([] if everyone else [tr.t("rule.reserve.none")]) + notes
+    if len(set(reserves)) == 1:
+        kept = [tr.tn("rule.reserve.kept", reserves[0])]
+    elif short:
+        kept = [_per_players_text(tr, "rule.reserve", rules, "reserve")]
+    else:
+        kept = [tr.t("rule.reserve.kept_table")]
+    return kept + notes
+
+
+def _doubles_laid(rules: Rules, tr: Translator, short: bool) -> list[str]:
+    d = min(3, rules.max_pip)
+    return [tr.t(value_key("doubles", rules.doubles), d=d, need=rules.line_sum - d)]
+
+
+def _pips_counted(rules: Rules, tr: Translator, short: bool) -> list[str]:
+    d = min(4, rules.max_pip)
+    return [tr.t(value_key("hand_pips", rules.hand_pips), d=d, pips=2 * d)]
+
+
+def _match_target(rules: Rules, tr: Translator, short: bool) -> list[str]:
+    suffix = "_sides" if rules.partnership is Partnership.TWO_VS_TWO else ""
+    return [tr.tn(f"rule.target.{rules.target.unit}{suffix}", rules.target.value)]
+
+
+def _modes(rules: Rules, tr: Translator, short: bool) -> list[str]:
+    return [mode_summary(rules, mode, tr) for mode in rules.matador_modes]
+
+
+#: How a sheet states each rule the registry marks composed: its sentences, from the
+#: rules and the translator (``short``: the compact form). ``tests/test_sheets.py``
+#: holds the keys to the registry's composed rules.
+COMPOSERS: Mapping[str, Callable[[Rules, Translator, bool], list[str]]] = MappingProxyType(
+    {
+        "max_pip": _equipment,
+        "players": _player_counts,
+        "hand_size": _dealt,
+        "reserve": _kept,
+        "doubles": _doubles_laid,
+        "matador_modes": _modes,
+        "hand_pips": _pips_counted,
+        "target": _match_target,
+    }
+)
 
 
 def mode_title(mode: MatadorMode, tr: Translator) -> str:
@@ -156,6 +193,7 @@ def mode_summary(rules: Rules, mode: MatadorMode, tr: Translator) -> str:
 
 
 __all__ = [
+    "COMPOSERS",
     "VALUE_RULES",
     "mode_lines",
     "mode_summary",

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 from functools import cache
 from pathlib import Path
 from typing import TextIO
@@ -297,7 +297,10 @@ def render_html(
     rule_names = sorted({verdict.rule for verdict in verdicts})
     choices = [RuleChoice(rule, FIXED_NAMES.get(rule, rule)) for rule in rule_names]
     total = totals(runs)
-    stamp = (now or datetime.now(timezone.utc)).replace(microsecond=0).isoformat()
+    if now is not None:
+        stamp = now.replace(microsecond=0).isoformat()
+    else:
+        stamp = summary.ended if summary is not None else RunSummary().ended
     template = environment().get_template("report.html.j2")
     return template.render(
         engine=f"{info.name} {info.version}" if info else "an unnamed engine",

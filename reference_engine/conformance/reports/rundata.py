@@ -168,6 +168,7 @@ def _summary(footer: Mapping[str, Any]) -> RunSummary:
         stderr=str(footer.get("engine_stderr") or ""),
         finished=footer.get("finished"),
         slowness=slowness,
+        **({"ended": footer["ended"]} if isinstance(footer.get("ended"), str) else {}),
     )
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TextIO, cast
 
 from ... import sinks
@@ -42,6 +42,13 @@ VERDICTS = (
 )
 
 
+def _utc_now() -> str:
+    """The time now, as a run's :attr:`RunSummary.ended` is written."""
+    from datetime import datetime, timezone
+
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+
+
 @dataclass(frozen=True)
 class RunSummary:
     """What a report says about the run as a whole, beyond its case verdicts."""
@@ -60,6 +67,9 @@ class RunSummary:
     finished: int | None = None
     #: How close the engine's replies came to their deadlines.
     slowness: Slowness | None = None
+    #: When the run ended (ISO 8601, UTC, to the second): the time every report of it shows,
+    #: and what a report drawn again from its JSON lines shows too.
+    ended: str = field(default_factory=lambda: _utc_now())
 
     @property
     def complete(self) -> bool:
@@ -381,6 +391,7 @@ class JsonLinesReport:
                 "engine_unavailable": summary.unavailable,
                 "engine_stderr": summary.stderr,
                 "slow_replies": _slow_data(summary.slowness),
+                "ended": summary.ended,
                 **extra,
             }
         )

@@ -34,7 +34,7 @@ from ...engine.recordformat import outcome_data
 from ...engine.scoring import Outcome, score, sides
 from ...rules.kinds import Decides
 from ...rules.model import Rules
-from ...rules.parameters import BY_NAME
+from ...rules.parameters import BY_NAME, deciding
 from .attribution import FixedRule, Position, deciding_rules
 
 #: The order in which a hand's result fields depend on one another.
@@ -45,14 +45,10 @@ MATCH_ORDER = ("hands_won", "scores", "winner")
 _END = FixedRule.END_OF_HAND.value
 
 
-def _applicable(rules: Rules, *names: str) -> tuple[str, ...]:
-    return tuple(name for name in names if rules.applicable(name))
-
-
 def _partners(rules: Rules, players: int) -> tuple[str, ...]:
-    """``partnership`` when the hand is played in sides (else nothing)."""
+    """The rule of sides when the hand is played in sides (else nothing)."""
     grouped = any(len(group) > 1 for group in sides(rules, players))
-    return ("partnership",) if grouped else ()
+    return deciding(Decides.SIDES) if grouped else ()
 
 
 def redeal_rules(rules: Rules, hand: Hand | None) -> tuple[str, ...]:
@@ -69,14 +65,14 @@ def redeal_rules(rules: Rules, hand: Hand | None) -> tuple[str, ...]:
 def _winner_rules(rules: Rules, players: int, expected: Any, actual: Any) -> tuple[str, ...]:
     someone_tied = expected.get("winner") is None or actual.get("winner") is None
     if someone_tied and expected.get("termination") == "blocked":
-        return ("tie",)
+        return deciding(Decides.TIE)
     return (_END, *_partners(rules, players))
 
 
 def _points_rules(rules: Rules, players: int) -> tuple[str, ...]:
     several = len(sides(rules, players)) > 2
-    names = ("points", "difference_among_several") if several else ("points",)
-    return (*_applicable(rules, *names), *_partners(rules, players))
+    what = (Decides.POINTS, Decides.SEVERAL_LOSERS) if several else (Decides.POINTS,)
+    return (*deciding_rules(rules, *what), *_partners(rules, players))
 
 
 def _first_difference(
@@ -100,7 +96,7 @@ def result_rules(position: Position, actual: Mapping[str, Any]) -> tuple[str, ..
             return redeal_rules(rules, hand)
         return (_END,)
     if field == "pips":
-        return _applicable(rules, "hand_pips")
+        return deciding_rules(rules, Decides.PIPS)
     if field == "winner":
         return _winner_rules(rules, hand.players, expected, actual)
     named = _points_rules(rules, hand.players)
@@ -146,16 +142,17 @@ def match_rules(match: Match | None, actual: Mapping[str, Any]) -> tuple[str, ..
     if field == "hands_won":
         # a tied or voided hand counts for nobody; otherwise the match's own count (SPEC 10.5)
         ended = [hand.outcome for hand in match.hands if hand.outcome is not None]
-        names = []
+        what = []
         if any(outcome.termination.value == "redeal" for outcome in ended):
-            names.append("nobody_has_double")
+            what.append(Decides.NO_DOUBLE)
         if any(
             outcome.winner is None and outcome.termination.value == "blocked" for outcome in ended
         ):
-            names.append("tie")
-        return (*_applicable(rules, *names), "target", *_partners(rules, match.players))
+            what.append(Decides.TIE)
+        counted = deciding_rules(rules, *what) if what else ()
+        return (*counted, *deciding(Decides.HANDS_WON), *_partners(rules, match.players))
     if field == "scores":
-        return (*_points_rules(rules, match.players), *_applicable(rules, "hand_pips"))
+        return (*_points_rules(rules, match.players), *deciding_rules(rules, Decides.PIPS))
     if field == "winner":
-        return ("target",)
+        return deciding(Decides.MATCH_WINNER)
     return None

@@ -96,9 +96,10 @@ def test_an_entry_is_complete_for_its_kind(rule: Parameter) -> None:
 
 
 def test_every_rule_that_changes_play_says_what_it_decides() -> None:
-    # The rest shape the deal itself (SPEC 5), or change no play (SPEC 5.5).
+    # The rest shape the game itself (SPEC 5: the set, who plays), or change no play
+    # (SPEC 5.5); the hand sizes decide the deal a judge accepts (Decides.DEAL).
     undecided = {rule.name for rule in PARAMETERS if not rule.decides}
-    assert undecided == {"max_pip", "players", "hand_size", "turn_direction"}
+    assert undecided == {"max_pip", "players", "turn_direction"}
 
 
 def test_the_typed_model_has_exactly_the_registry_s_rules_in_its_order() -> None:

@@ -62,11 +62,17 @@ class Sentence(Enum):
 class Decides(Enum):
     """What a rule decides, as the conformance report asks it: which rules lie behind a check."""
 
+    #: The tiles each seat is dealt (what makes a deal the rules accept acceptable).
+    DEAL = "deal"
     #: Who opens a hand and with which tile.
     OPENING = "opening"
     #: Who opens a hand (not with which tile, where another rule says that: the tile a
     #: designated opener lays is the opening tile rule's).
     OPENING_SEAT = "opening_seat"
+    #: The seat a deal designates to open (asked when a deal names one).
+    DESIGNATED = "designated"
+    #: Which tile a designated opener lays (where a rule says so apart from who opens).
+    OPENING_TILE = "opening_tile"
     #: Whether the double blank counts at the opening (asked when a hand holds it).
     DOUBLE_BLANK = "double_blank"
     #: What happens when no hand holds an opening double.

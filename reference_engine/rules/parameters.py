@@ -83,6 +83,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         name="hand_size",
+        decides=frozenset({Decides.DEAL}),
         kind=ValueKind.HAND_SIZES,
         spec="5.3",
         group=Group.EQUIPMENT,
@@ -143,7 +144,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         name="designated_opener",
-        decides=frozenset({Decides.OPENING, Decides.OPENING_SEAT}),
+        decides=frozenset({Decides.OPENING, Decides.OPENING_SEAT, Decides.DESIGNATED}),
         kind=ValueKind.CHOICE,
         choices=DesignatedOpener,
         spec="6.2",
@@ -161,7 +162,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         name="opening_tile",
-        decides=frozenset({Decides.OPENING}),
+        decides=frozenset({Decides.OPENING, Decides.OPENING_TILE}),
         kind=ValueKind.CHOICE,
         choices=OpeningTile,
         spec="6.3",

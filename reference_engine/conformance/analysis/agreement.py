@@ -69,7 +69,9 @@ FAMILY_DECIDES: dict[Family, tuple[Decides, ...]] = {
 #: The rules that fix the set and the shape of a deal, deciding nothing of the play:
 #: every candidate compared has the observed set; the hand sizes are the deal family's.
 _DEALT = frozenset(
-    name for name, p in BY_NAME.items() if p.group is Group.EQUIPMENT and not p.decides
+    name
+    for name, p in BY_NAME.items()
+    if p.group is Group.EQUIPMENT and not p.decides - {Decides.DEAL}
 )
 #: Whether players play in sides: the scoring's alone.
 _SIDES = frozenset(name for name, p in BY_NAME.items() if Decides.SIDES in p.decides)

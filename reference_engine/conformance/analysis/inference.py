@@ -35,7 +35,7 @@ from ...engine.state import hand_at
 from ...errors import IllegalActionError
 from ...rules.kinds import Decides
 from ...rules.model import PerPlayers, Rules
-from ...rules.parameters import BY_NAME
+from ...rules.parameters import BY_NAME, deciding
 from ...rules.vocabulary import TargetUnit
 from ..judging import attribution
 from ..judging.attribution import Position
@@ -56,7 +56,7 @@ _FIXED = frozenset({"max_pip", "players"})
 #: What a combination of values no rule set holds may raise when its tables are built.
 _UNPLAYABLE = (ValueError, KeyError, TypeError, AttributeError, AssertionError)
 #: The rule a deal of other sizes breaks (the rule that deals).
-_DEAL_RULE = attribution.deal_rules(Rules.__new__(Rules), {})[0]  # (it reads no rule)
+_DEAL_RULE = deciding(Decides.DEAL)[0]
 #: The rule a match ended otherwise departs in (who wins it, and when), and its place.
 _MATCH_RULE = next(n for n in match_rules() if Decides.MATCH_WINNER in BY_NAME[n].decides)
 _MATCH_WINNER: tuple[None, int] = (None, 0)

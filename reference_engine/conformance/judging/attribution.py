@@ -58,9 +58,8 @@ FIXED: dict[FixedRule, tuple[str, str]] = {
 def deal_rules(rules: Rules, deal: Mapping[str, Any]) -> tuple[str, ...]:
     """The rules that make a deal the rules accept acceptable: the hand sizes, and the
     designated seat when the deal names one the rules use."""
-    if "designated" in deal and rules.applicable("designated_opener"):
-        return ("hand_size", "designated_opener")
-    return ("hand_size",)
+    what = (Decides.DEAL, Decides.DESIGNATED) if "designated" in deal else (Decides.DEAL,)
+    return deciding_rules(rules, *what)
 
 
 def broken_deal_rules(rules: Rules, deal: Mapping[str, Any], players: int) -> tuple[str, ...]:
@@ -226,7 +225,7 @@ def _opening_tile_rules(position: Position) -> tuple[str, ...]:
     not those that say who opens (who is to act is a check of its own)."""
     found = opening_rules(position)
     rules = position.rules
-    if not rules.applicable("opening_tile"):
+    if not deciding_rules(rules, Decides.OPENING_TILE):
         return found
     who = set(deciding_rules(rules, Decides.OPENING_SEAT))
     return tuple(name for name in found if name not in who)

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ...rules.kinds import Decides
 from ...rules.model import Rules
+from ...rules.parameters import deciding
 from ..protocol.declarations import Declaration
 from ..suite.casedata import Case, Target
 from .verdicts import CaseRun, Check, Deviation, Verdict
@@ -84,7 +86,7 @@ def stated_deviations(
         message=f"the engine declares it deals {declared} tiles each to {case.players} players",
         expected=_sizes(sizes),
         actual=str(declared),
-        rules=("hand_size",),
+        rules=deciding(Decides.DEAL),
     )
     return CaseRun(
         case=DECLARED_CASE,
@@ -94,6 +96,6 @@ def stated_deviations(
         expected=deviation.expected,
         actual=deviation.actual,
         deviations=[deviation],
-        failed=Counter({"hand_size": 1}),
+        failed=Counter(deciding(Decides.DEAL)),
         players=case.players,
     )

@@ -29,13 +29,15 @@ from ...engine.deal import Deal
 from ...engine.hand import Hand
 from ...engine.state import hand_at, parse_position
 from ...errors import IllegalActionError, NotationError
-from ...rules.model import PerPlayers, Rules
+from ...rules.kinds import ValueKind
+from ...rules.model import PLAYER_COUNT_KEYS, PerPlayers, Rules
 from ...rules.parameters import BY_NAME, PARAMETERS
 from ..suite.casedata import ScriptedHand, Step
 from .verdicts import Check
 
-#: The reserves tried for a player count, besides the rules' own.
-RESERVES = range(0, 5)
+#: The numbers tried for a player count of a rule given per player count (the tiles
+#: kept in the boneyard), besides the rules' own.
+PER_PLAYER_TRIES = range(0, 5)
 
 
 def altered(rules: Rules, rule: str, value: object) -> Rules | None:
@@ -56,25 +58,24 @@ def altered(rules: Rules, rule: str, value: object) -> Rules | None:
 
 
 def alternatives(rules: Rules, rule: str, players: int) -> Iterator[Rules]:
-    """``rules`` with ``rule`` at each of its other values (the reserve: for ``players``)."""
+    """``rules`` with ``rule`` at each of its other values (a number per player count: at
+    other numbers for ``players``)."""
     parameter = BY_NAME.get(rule)
     if parameter is None:
         return
-    if rule == "reserve":
-        own = rules.reserve.entry(players) if players else None
-        for number in RESERVES:
-            if number != own:
-                per = PerPlayers(**{**rules.reserve.as_dict(), _key(players): number})
-                yield replace(rules, reserve=per)
+    if parameter.kind is ValueKind.PER_PLAYERS:
+        current: PerPlayers = getattr(rules, rule)
+        own = current.entry(players) if players else None
+        for number in PER_PLAYER_TRIES:
+            if number != own and players in PLAYER_COUNT_KEYS:
+                per = PerPlayers(**{**current.as_dict(), PLAYER_COUNT_KEYS[players]: number})
+                change: dict[str, Any] = {rule: per}
+                yield replace(rules, **change)
         return
     for value in parameter.values or ():
         changed = altered(rules, rule, value)
         if changed is not None:
             yield changed
-
-
-def _key(players: int) -> str:
-    return {2: "two", 3: "three", 4: "four"}[players]
 
 
 #: What the engine answered at one check of a step: (step index, check) -> its answer.
@@ -195,7 +196,8 @@ def explaining(
     found = []
     for rule in candidates:
         parameter = BY_NAME.get(rule)
-        if parameter is None or (parameter.values is None and rule != "reserve"):
+        per_players = parameter is not None and parameter.kind is ValueKind.PER_PLAYERS
+        if parameter is None or (parameter.values is None and not per_players):
             found.append(rule)  # cannot be tried: never cleared
             continue
         for changed in alternatives(rules, rule, players):

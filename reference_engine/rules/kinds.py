@@ -72,7 +72,7 @@ class Decides(Enum):
     #: The seat a deal designates to open (asked when a deal names one).
     DESIGNATED = "designated"
     #: Which tile a designated opener lays (where a rule says so apart from who opens).
-    OPENING_TILE = "opening_tile"
+    OPENING_TILE = "designated_tile"
     #: Whether the double blank counts at the opening (asked when a hand holds it).
     DOUBLE_BLANK = "double_blank"
     #: What happens when no hand holds an opening double.

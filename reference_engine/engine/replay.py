@@ -15,6 +15,8 @@ from typing import Any
 
 from ..errors import DealError, IllegalActionError, NotationError, Reason
 from ..rules import Catalog, Rules, RulesError
+from ..rules.kinds import Decides
+from ..rules.parameters import deciding
 from .actions import DRAW, Action, AnyAction, Play
 from .deal import DESIGNATED_RULE, Deal, deal_problems, lot_is_drawn
 from .findings import Finding, FindingKind, ReplayReport, json_pointer
@@ -105,9 +107,18 @@ def replay(record: Any, catalog: Catalog | None = None) -> ReplayReport:
     return report
 
 
+#: The rules a finding names, as the registry says what each decides: the pips counted,
+#: the points scored, the match's end, a hand nobody could open, who opens, and the
+#: opener's second tile.
+_PIPS, _POINTS, _MATCH_END = (
+    deciding(what)[0] for what in (Decides.PIPS, Decides.POINTS, Decides.MATCH_WINNER)
+)
+_NO_DOUBLE, _WHO_OPENS, _SECOND_TILE = (
+    deciding(what)[0] for what in (Decides.NO_DOUBLE, Decides.OPENING_SEAT, Decides.FORCED_TURN)
+)
 #: The rule that decides each part of a hand's result and of the match totals.
-_RESULT_RULES = {"pips": "hand_pips", "points": "points"}
-_MATCH_RULES = {"scores": "points", "winner": "target"}
+_RESULT_RULES = {"pips": _PIPS, "points": _POINTS}
+_MATCH_RULES = {"scores": _POINTS, "winner": _MATCH_END}
 
 
 def _rule(rules: Rules, rule: str | None) -> dict[str, Any]:
@@ -206,7 +217,7 @@ def _replay_hand(
                 f"the target of {rules.target.value} {rules.target.unit}",
                 pointer=json_pointer(here),
                 hand=index,
-                **_rule(rules, "target"),
+                **_rule(rules, _MATCH_END),
             )
         )
         return False
@@ -315,7 +326,7 @@ def _illegal(
         if hand.phase is Phase.OPENING:
             legal = hand.legal_actions()
             reason = Reason.WRONG_OPENING
-            rule = "nobody_has_double" if DRAW in legal else "opener"
+            rule = _NO_DOUBLE if DRAW in legal else _WHO_OPENS
             allowed = ", ".join(map(str, legal))
             detail = (
                 f"seat {holder} holds {action.tile}, but the rules make seat {seat} "
@@ -324,7 +335,7 @@ def _illegal(
         else:
             reason = Reason.NOT_YOUR_TURN
             opened = bool(hand.history) and _is_opening(hand.history[-1])
-            rule = "opener_plays_again" if opened else None
+            rule = _SECOND_TILE if opened else None
             detail = f"seat {holder} holds {action.tile}, but it is seat {seat}'s turn"
         message = f"{action}: {detail}"
         cited = _rule(hand.rules, rule)

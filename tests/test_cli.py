@@ -707,9 +707,9 @@ def test_a_sheet_title_does_not_say_matador_twice(matador: Callable[..., CliResu
     house = matador("sheet", "house", "--format", "markdown").out.splitlines()
     french = matador("sheet", "pagat", "--lang", "fr", "--format", "markdown").out.splitlines()
 
-    # The house variant's title starts with the game's name; pagat's French one does not.
+    # Both titles start with the game's name, so neither is prefixed with it again.
     assert house[2] == "# Matador, the Polish page author's house variant for three"
-    assert french[2].startswith("# Matador: Le Matador")
+    assert french[2] == "# Matador décrit sur pagat (page de Joe Celko)"
 
 
 def test_a_pdf_sheet_is_not_written_to_standard_output(matador: Callable[..., CliResult]) -> None:

@@ -16,7 +16,7 @@ from ..rules.parameters import NAMES
 from .catalogue import Translator
 from .parts import Alternative, GapItem, NoteItem, OptionRow, OptionValueRow, SourceItem
 from .sentences import mode_summary, rule_sentences
-from .translations import PUBLICATIONS
+from .translations import PUBLICATIONS, SECTIONS, section_place
 
 
 def _changed_rules(option_values: Iterable[tuple[str, ...]]) -> list[str]:
@@ -187,14 +187,22 @@ def _sources(rules: Rules, tr: Translator) -> tuple[SourceItem, ...]:
             passages=tuple(
                 tr.t(
                     "sources.passage",
-                    text=tr.t("sources.text", id=text),
-                    sections="; ".join(sections),
+                    text=tr.t("sources.text", id=_text_name(text, tr)),
+                    sections=tr.t("list.semicolon").join(
+                        tr.prose(SECTIONS, section_place(text, section), section)
+                        for section in sections
+                    ),
                 )
                 for text, sections in texts.items()
             ),
         )
         for publication, texts in grouped.items()
     )
+
+
+def _text_name(text: str, tr: Translator) -> str:
+    """A cited text's id as the sheet names it: a number as it is, a word translated."""
+    return text if text.isdigit() else tr.prose(SECTIONS, section_place(text), text)
 
 
 __all__ = ["shown_gaps"]

@@ -13,6 +13,14 @@ another language prints them from the **prose store**:
     / ``why`` / ``alternatives.<index>``, ``notes.<index>``; a publication's id)
     to ``{en: the English translated, LANG: the translation}``.
 
+``catalogues/prose/LANG/_sections.yaml``
+    the passages the sheets' list of sources names: for each text and section
+    a citation of a shipped variant gives, the place ``TEXT: SECTION`` (and,
+    for a text whose id is a word, such as ``supplement``, the place ``TEXT``).
+    A section is either the cited text's own heading, a locator quoted on
+    purpose (its translation keeps it, and may add a gloss in brackets), or a
+    phrase of ours such as ``opening paragraphs`` (translated like any prose).
+
 Keeping the English it translates makes an entry **stale** as soon as the
 variant's English changes (whitespace aside): a stale or missing entry is never
 printed. A sheet then prints the English, marked by the catalogue's
@@ -34,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -52,13 +61,24 @@ PROSE_DIR = Path(__file__).resolve().parent / "catalogues" / "prose"
 #: The store file of the publications' titles (no variant id starts with ``_``).
 PUBLICATIONS = "_publications"
 
+#: The store file of the cited texts' sections (and of the texts named by a word).
+SECTIONS = "_sections"
+
 #: The languages that have a prose store (English is the variants' own).
 PROSE_LANGUAGES: tuple[str, ...] = tuple(lang for lang in LANGUAGES if lang != "en")
 
 
+#: The white space :func:`normalize` collapses: not the no-break spaces French puts
+#: before a colon or inside guillemets, which are typography, kept as written.
+_SPACES = re.compile(r"[ \t\n\r\f\v]+")
+
+
 def normalize(text: str) -> str:
-    """``text`` with every run of whitespace one space (how English copies are compared)."""
-    return " ".join(text.split())
+    """``text`` with every run of white space one space (how English copies are compared).
+
+    No-break spaces (U+00A0, U+202F) are kept: they are part of the text.
+    """
+    return _SPACES.sub(" ", text).strip(" ")
 
 
 def english_prose(data: Mapping[str, Any]) -> dict[str, str]:
@@ -83,6 +103,37 @@ def publication_prose() -> dict[str, str]:
     from ..rules import registry
 
     return {pub: normalize(title) for pub, title in registry().publications.items()}
+
+
+def _citations(node: Any) -> Iterable[tuple[str, str]]:
+    """The (text, section) of every citation in a variant file's parsed data."""
+    if isinstance(node, dict):
+        if isinstance(node.get("text"), str) and isinstance(node.get("section"), str):
+            yield node["text"], node["section"]
+        for value in node.values():
+            yield from _citations(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _citations(value)
+
+
+def section_place(text: str, section: str | None = None) -> str:
+    """The place of a cited ``section`` of ``text`` (or of the text itself) in :data:`SECTIONS`."""
+    return text if section is None else f"{text}: {normalize(section)}"
+
+
+def section_prose(datas: Iterable[Mapping[str, Any]]) -> dict[str, str]:
+    """The places and English of the texts and sections cited in variant files (parsed ``datas``).
+
+    A text is a place of its own when its id is a word rather than a number.
+    """
+    found: dict[str, str] = {}
+    for data in datas:
+        for text, section in _citations(data):
+            if not text.isdigit():
+                found[section_place(text)] = text
+            found[section_place(text, section)] = normalize(section)
+    return found
 
 
 @dataclass(frozen=True)
@@ -158,6 +209,7 @@ def shipped_prose(variants: Iterable[str] | None = None) -> dict[str, dict[str, 
     prose = {variant: english_prose(catalog.files[variant].data) for variant in ids}
     if variants is None:
         prose[PUBLICATIONS] = publication_prose()
+        prose[SECTIONS] = section_prose(catalog.files[variant].data for variant in ids)
     return prose
 
 
@@ -183,6 +235,11 @@ def _scalar(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
+def _key(place: str) -> str:
+    """A place as a YAML mapping key (quoted unless plain)."""
+    return place if re.fullmatch(r"[A-Za-z0-9_.-]+", place) else _scalar(place)
+
+
 def write_template(lang: str, found: Sequence[Finding]) -> list[Path]:
     """Append a skeleton for each missing place, and the new English of each stale one."""
     written = []
@@ -199,9 +256,10 @@ def write_template(lang: str, found: Sequence[Finding]) -> list[Path]:
             if finding.kind == "stale":
                 lines = _mark_stale(lines, finding)
                 continue
-            if any(line == f"{finding.place}:" for line in lines):
+            key = f"{_key(finding.place)}:"
+            if any(line == key for line in lines):
                 continue  # a skeleton already there, still empty
-            lines += [f"{finding.place}:", f"  en: {_scalar(finding.english)}", f'  {lang}: ""']
+            lines += [key, f"  en: {_scalar(finding.english)}", f'  {lang}: ""']
         path.write_text("\n".join(lines) + "\n", "utf-8")
         written.append(path)
     load_store.cache_clear()
@@ -214,7 +272,7 @@ def _mark_stale(lines: list[str], finding: Finding) -> list[str]:
     inside = False
     for line in lines:
         if not line.startswith(" "):
-            inside = line == f"{finding.place}:"
+            inside = line == f"{_key(finding.place)}:"
         if inside and line.startswith("  en_new:"):
             continue
         out.append(line)
@@ -224,7 +282,10 @@ def _mark_stale(lines: list[str], finding: Finding) -> list[str]:
 
 
 def _header(lang: str, variant: str) -> str:
-    what = "the publications' titles" if variant == PUBLICATIONS else f"variants/{variant}.yaml"
+    what = {
+        PUBLICATIONS: "the publications' titles",
+        SECTIONS: "the cited texts' sections",
+    }.get(variant, f"variants/{variant}.yaml")
     return (
         f"# {lang}: the prose of {what}, translated (reference_engine/sheets/translations.py).\n"
         f"# Each place keeps the English it translates (en); when that English changes,\n"

@@ -60,6 +60,30 @@ def test_polish_variant_anything_may_follow() -> None:
     assert ways("polish") == {"3-4@Lx": ("3/4 any free", 28)}
 
 
+def test_a_matador_across_with_both_ends_open_names_the_end_it_opens() -> None:
+    """supplement (cardsdicedominoes.com): a matador across the line leaves both of its
+    ends open. [3-4] across the right 6 leaves a 3 there (a 4 or a matador follows) and
+    opens E2 showing its 4 (a 3 or a matador): ten tiles each."""
+    situation = Situation.from_data(
+        {"players": 4, "hand": ["3-4", "1-2"], "ends": [6, 6], "action": "3-4@Rx"}
+    )
+    threes = ["0-0", "0-3", "1-3", "1-6", "2-3", "2-5", "3-3", "3-4", "3-5", "3-6"]
+    result = answer(CATALOG.resolve("cardsdicedominoes-com"), situation)
+    assert [(a, end) for a, end, _ in result.placements] == [("3-4@Rx", "3")]
+    assert result.opens == {
+        "3-4@Rx": [
+            ("E2", "4", threes),
+        ]
+    }
+    code, out, _ = matador(
+        "explain", "--variant", "cardsdicedominoes-com", "--players", "4",
+        "--hand", "3-4,1-2", "--ends", "6,6", "--action", "3-4@Rx", "--format", "json",
+    )  # fmt: skip
+    assert code == 0
+    (way,) = json.loads(out)["variants"][0]["proposed"]["ways"]
+    assert way["opens"] == [{"end": "E2", "leaves": "4", "followers": threes}]
+
+
 def test_german_four_ways_including_the_l_that_admits_no_matador() -> None:
     found = ways("german")
     assert found["3-4@L:3"] == ("3", 10) and found["3-4@L:4"] == ("4", 10)

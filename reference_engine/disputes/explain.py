@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.actions import Action, AnyAction, Play, end_number
+from ..engine.actions import Action, AnyAction, Play, end_name, end_number
 from ..engine.compiled import compiled
 from ..engine.hand import Hand
 from ..engine.state import TableState, hand_at, parse_position, position_text
@@ -86,6 +86,10 @@ class Answer:
     detail: str = ""
     citations: tuple[Citation, ...] = ()
     placements: list[tuple[str, str, list[str]]] = field(default_factory=list)
+    #: The ends a way of playing it opens besides the one it was laid on (a matador
+    #: laid across with both of its ends open), by the way: each end's name, what it
+    #: shows and the tiles of the set that could follow there.
+    opens: dict[str, list[tuple[str, str, list[str]]]] = field(default_factory=dict)
 
 
 def _position(rules: Rules, situation: Situation) -> Hand | str:
@@ -195,6 +199,16 @@ def answer(rules: Rules, situation: Situation) -> Answer:
         kind = after.end_kinds[action.end]
         followers = [str(tile) for tile in table.tiles_of(table.fit(kind))]
         result.placements.append((str(action), end.notation, followers))
+        opened = range(len(position.end_kinds), len(after.end_kinds))
+        if opened:
+            result.opens[str(action)] = [
+                (
+                    end_name(index),
+                    after.ends[index].notation,
+                    [str(tile) for tile in table.tiles_of(table.fit(after.end_kinds[index]))],
+                )
+                for index in opened
+            ]
     return result
 
 
@@ -235,6 +249,11 @@ def explain_text(situation: Situation, answers: Sequence[Answer]) -> str:
                     lines.append(
                         f"    {action} leaves {end!r}; {len(followers)} tile(s) of the set "
                         f"could follow there: {' '.join(followers) or 'none'}"
+                    )
+                for name, shows, after in item.opens.get(action, []):
+                    lines.append(
+                        f"    and opens end {name}, showing {shows!r}; {len(after)} tile(s) "
+                        f"could follow there: {' '.join(after) or 'none'}"
                     )
         for citation in item.citations[:2]:
             lines.append(
@@ -282,7 +301,15 @@ def _answer_data(item: Answer, action: str | None) -> dict[str, Any]:
             "rule": item.rule,
             "detail": item.detail or None,
             "ways": [
-                {"action": way, "leaves": end or None, "followers": followers}
+                {
+                    "action": way,
+                    "leaves": end or None,
+                    "followers": followers,
+                    "opens": [
+                        {"end": name, "leaves": shows, "followers": after}
+                        for name, shows, after in item.opens.get(way, [])
+                    ],
+                }
                 for way, end, followers in item.placements
             ],
             "citations": [

@@ -597,3 +597,15 @@ def test_the_polish_sheet_passes_with_the_page_s_words_not_with_fitting(key: str
 def test_the_polish_sheet_lays_a_double_against_an_end_not_on_its_other_side() -> None:
     text = str(load_entries("pl")["rule.doubles.inline"])
     assert "po drugiej stronie" not in text and "dokłada się do końcówki" in text
+
+
+def test_a_matador_with_both_ends_open_shows_the_end_it_opens() -> None:
+    """supplement (cardsdicedominoes.com): a matador across the line leaves both of its
+    ends open. The worked example of that way: [2-5] across an end showing 4 leaves its
+    2 there and opens a new end showing its 5; [1-5] then makes seven with the 2."""
+    sheet = build_sheet(Catalog.shipped().resolve("cardsdicedominoes-com"), "en")
+    captions = [card.diagram.caption for card in sheet.modes if card.diagram is not None]
+    assert (
+        "Example: on an end showing 4, [2-5] leaves 2 open there and opens a new end "
+        "showing 5; [1-5] may follow on the first."
+    ) in captions

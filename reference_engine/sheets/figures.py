@@ -164,8 +164,8 @@ def _mode_picture(
         return None
     end = OpenEnd.plain(end_value)
     found = [
-        (key, new_end)
-        for key, new_end in tables.placements(end, tile).items()
+        (key, new_end, beside)
+        for key, (new_end, beside) in tables.placement_effects(end, tile).items()
         if key[0] is mode.shape
         and new_end.match is mode.leaves.match
         and new_end.access is mode.leaves.matadors
@@ -174,7 +174,7 @@ def _mode_picture(
         return None
     # With a free choice of half, show the higher half left open.
     found.sort(key=lambda item: -(item[0][1] or 0))
-    (shape, outer), new_end = found[0]
+    (shape, outer), new_end, beside = found[0]
     previous_tile = _ordinary_tile_with(rules, end_value, [tile])
     previous = svg.Placed(previous_tile.other(end_value), end_value)
     if shape is Shape.CROSSWISE or outer is None:
@@ -204,11 +204,12 @@ def _mode_picture(
         )
     else:
         caption = tr.t(
-            "mode.example",
+            "mode.example" if beside is None else "mode.example_two_ends",
             end=end_value,
             tile=name,
             open=tr.join((str(value) for value in new_end.values), "and"),
             next=tile_text(following.first, following.second),
+            **({} if beside is None else {"beside": beside.values[0]}),
         )
         text = (
             f"[{previous.first}|{previous.second}] {matador_text} → "

@@ -99,7 +99,7 @@ def test_gap_alternatives_name_playable_options(variant: str) -> None:
     for gap in resolved.gaps:
         for alternative in gap.alternatives:
             if alternative.option is None:
-                assert alternative.unplayable_because
+                assert alternative.why_not_offered
                 continue
             name, _, value = alternative.option.partition("=")
             assert rules(variant, **{name: value}).chosen[name] == value

@@ -119,7 +119,7 @@ def check_references(variant: VariantFile, known: Registry) -> list[Problem]:
                         ("gaps", index, "alternatives", alt_index, "option"),
                         f"alternative names option {alternative['option']!r}, "
                         "which this file does not declare",
-                        "declare the option, or mark the alternative unplayable_because",
+                        "declare the option, or say why the alternative is not offered",
                     )
                 )
     for index, note in enumerate(data.get("notes", [])):

@@ -152,11 +152,20 @@ class Target:
 
 @dataclass(frozen=True, kw_only=True)
 class Alternative:
-    """Another reading of a gap; ``option`` names the option that plays it, if any."""
+    """Another reading of a gap: ``option`` names the option that plays it; else either the
+    model cannot play it (``unplayable_because``, and what it ``lacks``), or it could but
+    nothing in the source points to it (``not_offered_because``)."""
 
     description: str
     option: str | None = None
     unplayable_because: str | None = None
+    lacks: str | None = None
+    not_offered_because: str | None = None
+
+    @property
+    def why_not_offered(self) -> str | None:
+        """Why the reading is not offered as an option (None when it is)."""
+        return self.unplayable_because or self.not_offered_because
 
 
 @dataclass(frozen=True, kw_only=True)

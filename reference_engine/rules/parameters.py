@@ -37,6 +37,7 @@ from .vocabulary import (
     MatadorAccess,
     MatadorTiles,
     MatchRule,
+    ModelLack,
     NobodyHasDouble,
     NoteKind,
     Opener,
@@ -384,6 +385,7 @@ VOCABULARIES: Mapping[str, type[TextEnum]] = MappingProxyType(
         **MODE_VOCABULARIES,
         "target_unit": TargetUnit,
         "gap_kind": GapKind,
+        "model_lack": ModelLack,
         "note_kind": NoteKind,
     }
 )

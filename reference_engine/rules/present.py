@@ -90,6 +90,8 @@ def rules_data(rules: Rules) -> dict[str, Any]:
                             ("description", alt.description),
                             ("option", alt.option),
                             ("unplayable_because", alt.unplayable_because),
+                            ("lacks", alt.lacks),
+                            ("not_offered_because", alt.not_offered_because),
                         )
                         if value is not None
                     }
@@ -213,7 +215,8 @@ def rules_lines(rules: Rules, style: Style) -> list[str]:
                 how = (
                     f"--option {alt['option']}"
                     if "option" in alt
-                    else f"not offered: {alt['unplayable_because']}"
+                    else "not offered: "
+                    + (alt.get("unplayable_because") or alt.get("not_offered_because") or "")
                 )
                 told.append(("or", f"{alt['description']} ({how})"))
             out += key_lines(told, style.width, indent="  ")

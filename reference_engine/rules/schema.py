@@ -181,7 +181,9 @@ def _explain(error: jsonschema.ValidationError) -> tuple[str, str | None]:
             )
     if validator == "oneOf" and all(sub.validator == "required" for sub in error.context or []):
         return (
-            "an alternative needs exactly one of: option, unplayable_because",
-            "name the option that plays it, or say why it cannot be played",
+            "an alternative needs exactly one of: option, unplayable_because with lacks, "
+            "not_offered_because",
+            "name the option that plays it, or what the model lacks to play it, or why "
+            "it is not offered",
         )
     return error.message, None

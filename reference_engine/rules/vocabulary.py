@@ -217,6 +217,24 @@ class TargetUnit(TextEnum):
     HANDS = "hands"
 
 
+class ModelLack(TextEnum):
+    """What the rule model cannot play, named by an alternative reading it cannot offer."""
+
+    CROSSWISE_DOUBLES = "crosswise_doubles"
+    LIGHTEST_TILE_OPENING = "lightest_tile_opening"
+    RANKING_BY_HIGHER_HALF = "ranking_by_higher_half"
+    FIXED_OPEN_HALF = "fixed_open_half"
+    WAY_OF_LAYING_IN_THE_ACTION = "way_of_laying_in_the_action"
+    ANOTHER_END_ACCESS = "another_end_access"
+    LEAD_TO_LAST_WINNER = "lead_to_last_winner"
+    HIGHEST_TILE_LOT = "highest_tile_lot"
+    DRAW_AND_PASS_AS_PASS = "draw_and_pass_as_pass"
+    DRAW_BEFORE_THE_LEAD = "draw_before_the_lead"
+    SIDE_WON_BY_LOWEST_PLAYER = "side_won_by_lowest_player"
+    EXTRA_TILE_TO_LAST_SEAT = "extra_tile_to_last_seat"
+    HAND_SIZE_PER_TABLE = "hand_size_per_table"
+
+
 class GapKind(TextEnum):
     """Why a variant file had to choose a reading."""
 
@@ -361,6 +379,22 @@ MEANINGS: Mapping[type[TextEnum], str] = MappingProxyType(
         TargetUnit: (
             "points: the match ends when a player or side reaches the target score; hands: each "
             "won hand counts one and the match ends at the target number of wins."
+        ),
+        ModelLack: (
+            "What the rule model cannot play, which an alternative it cannot offer names: "
+            "crosswise_doubles (a double laid across the line); lightest_tile_opening "
+            "(the lightest tile dealt leading); ranking_by_higher_half (tiles ranked by "
+            "their higher half before their pips); fixed_open_half (a matador laid freely "
+            "leaving a half fixed by rule); way_of_laying_in_the_action (two ways of "
+            "laying the same tile the same way told apart); another_end_access (an end "
+            "admitting matadors otherwise than free, by the match rule, or never); "
+            "lead_to_last_winner (the last hand's winner leading the next); "
+            "highest_tile_lot (the highest tile drawn leading); draw_and_pass_as_pass (a "
+            "turn of drawing then passing counting towards a block); draw_before_the_lead "
+            "(drawing before the opening tile is laid); side_won_by_lowest_player (a side "
+            "winning by its lowest player rather than its total); extra_tile_to_last_seat "
+            "(the tiles that do not divide evenly going to the last seats); "
+            "hand_size_per_table (hand sizes chosen by each table)."
         ),
         GapKind: (
             "silent: the source does not say; contradiction: the source says two things that "

@@ -163,7 +163,7 @@ def _gap(gap: Gap) -> GapView:
             description=alt.description,
             how=f"play it with --option {alt.option}"
             if alt.option
-            else f"not offered: {alt.unplayable_because or ''}",
+            else f"not offered: {alt.why_not_offered or ''}",
         )
         for alt in gap.alternatives
     )

@@ -14,7 +14,7 @@ import math
 import os
 import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from .. import safeio
 from ..errors import InputProblem
@@ -61,6 +61,18 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: {message}")
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        """A value outside ``action``'s choices is refused with the nearest choices first."""
+        choices = action.choices
+        if choices is None or value in choices:
+            return
+        from ..text.suggest import did_you_mean
+
+        known = [str(choice) for choice in choices]
+        hint = did_you_mean(str(value), known)
+        message = f"invalid choice: {value!r}" + (f"; {hint}" if hint else "")
+        raise argparse.ArgumentError(action, f"{message} (choose from {', '.join(known)})")
 
     def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
         if message:

@@ -50,6 +50,7 @@ def _cases(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         case_inputs_problem,
         case_paths,
         filter_problem,
+        nothing_selected,
         select,
     )
     from ..rules import Catalog
@@ -71,7 +72,7 @@ def _cases(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         return ExitStatus.INVALID
     runs = select(cases, variants=args.variant, case_globs=args.case, rules=args.rule)
     if not runs:
-        stderr.write("matador cases: no case matches the selection\n")
+        stderr.write(f"matador cases: {nothing_selected(cases, args.case)}\n")
         return ExitStatus.INVALID
     listed = _grouped(runs)
     if args.format == "json":

@@ -33,7 +33,7 @@ from .reports.runreport import JsonLinesReport, RunSummary, interruption_line, s
 from .reports.writers import WRITERS
 from .session.runner import CaseRun, EngineUnavailable, Runner, Verdict, select
 from .suite.casedata import Case, Target, load_cases
-from .suite.selection import case_inputs_problem, case_paths, filter_problem
+from .suite.selection import case_inputs_problem, case_paths, filter_problem, nothing_selected
 from .transport import pyhost
 from .transport.process import ProcessEngine
 from .transport.signals import Interrupted, deferred, stop_on_signals
@@ -209,7 +209,7 @@ def _load_and_run(
         return ExitStatus.INVALID
     runs = select(cases, variants=args.variant, case_globs=args.case, rules=args.rule)
     if not runs:
-        stderr.write("matador conform: no case matches the selection\n")
+        stderr.write(f"matador conform: {nothing_selected(cases, args.case)}\n")
         return ExitStatus.INVALID
     # --fail-fast stops the run at its first deviation, so each case stops there too.
     stop_case = args.fail_fast or args.first_deviation

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 # A module import: safeio imports this package's vocabulary (see yamldoc).
 from .. import safeio
+from ..text.suggest import with_suggestion
 from .datafiles import variants_dir
 from .errors import Problem, ProblemCode, RulesError, UnknownVariantError
 
@@ -181,7 +182,9 @@ class Catalog:
                         code=ProblemCode.UNKNOWN_VARIANT,
                         message=f"no variant {variant_id!r}",
                         file="<request>",
-                        fix="known variants: " + ", ".join(self.ids()),
+                        fix=with_suggestion(
+                            "known variants: " + ", ".join(self.ids()), variant_id, self.ids()
+                        ),
                     )
                 ]
             )

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from ..text.suggest import with_suggestion
 from .checks import check_rules
 from .convert import CONDITIONAL_RULES, CONVERTERS, citations
 from .errors import OptionError, Problem, ProblemCode, RulesError
@@ -125,7 +126,9 @@ def resolve_chain(
                     code=ProblemCode.UNKNOWN_OPTION,
                     message=f"variant {leaf.id!r} has no option {name!r}",
                     file="<options>",
-                    fix="options: " + (", ".join(sorted(declared)) or "none"),
+                    fix=with_suggestion(
+                        "options: " + (", ".join(sorted(declared)) or "none"), name, declared
+                    ),
                 )
             )
             continue
@@ -136,7 +139,11 @@ def resolve_chain(
                     code=ProblemCode.UNKNOWN_OPTION_VALUE,
                     message=f"option {name!r} of {leaf.id!r} has no value {value!r}",
                     file="<options>",
-                    fix="values: " + ", ".join(v.name for v in option.values),
+                    fix=with_suggestion(
+                        "values: " + ", ".join(v.name for v in option.values),
+                        value,
+                        (v.name for v in option.values),
+                    ),
                 )
             )
     if option_problems:

@@ -8,6 +8,7 @@ import os
 from collections.abc import Collection, Sequence
 from pathlib import Path
 
+from ...text.suggest import did_you_mean
 from .casedata import Case, Target
 from .tokens import declaration_problem
 
@@ -43,12 +44,29 @@ def filter_problem(
     not among ``known``, or a rule token that names no rule or value."""
     unknown = [wanted for wanted in variants if variant_id(wanted) not in known]
     if unknown:
-        return f"unknown variant(s) {', '.join(unknown)}; see matador list"
+        hints = [did_you_mean(variant_id(wanted), known) for wanted in unknown]
+        hint = " ".join(hint for hint in hints if hint)
+        return (
+            f"unknown variant(s) {', '.join(unknown)}; {hint + ' ' if hint else ''}see matador list"
+        )
     for rule in rules:
         why = declaration_problem(rule)
         if why is not None:
             return f"--rule: {why}"
     return None
+
+
+def nothing_selected(cases: Sequence[Case], case_globs: Sequence[str]) -> str:
+    """Why a selection found no case run, with the nearest case ids for an id that
+    names no case (a pattern with wildcards is taken as it is)."""
+    ids = [case.id for case in cases]
+    hints = [
+        f"no case has the id {glob!r}" + (f"; {hint}" if (hint := did_you_mean(glob, ids)) else "")
+        for glob in case_globs
+        if not any(char in glob for char in "*?[")
+        and not any(fnmatch.fnmatchcase(case_id, glob) for case_id in ids)
+    ]
+    return "; ".join(["no case matches the selection", *hints])
 
 
 def select(

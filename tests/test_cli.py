@@ -311,6 +311,22 @@ def test_list_names_each_variant_publication(matador: Callable[..., CliResult]) 
     assert re.search(r"^gamerules-com +gamerules\.com, Matador$", result.out, re.MULTILINE)
 
 
+def test_list_gives_one_line_per_variant_within_the_width(
+    matador: Callable[..., CliResult],
+) -> None:
+    for width in (80, 50):
+        lines = matador("list", "--width", str(width)).out.splitlines()
+        assert len(lines) == 2 + len(shipped_ids())  # the header, its rule, a line each
+        assert max(len(line) for line in lines) <= width
+        assert {line.split()[0] for line in lines[2:]} == set(shipped_ids())
+
+
+def test_list_long_adds_each_summary(matador: Callable[..., CliResult]) -> None:
+    out = matador("list", "--long").out
+    assert "Seven tiles each, the highest double opens" in " ".join(out.split())
+    assert "summary" in out.splitlines()[0]
+
+
 def test_list_survives_a_shipped_variant_with_unknown_publication(
     matador: Callable[..., CliResult],
     write_variant: Callable[..., Path],

@@ -38,7 +38,10 @@ def add_parsers(command: AddCommand) -> None:
     )
     max_bytes_argument(validate)
 
-    listing = command("list", "list the variants with their sources")
+    listing = command("list", "list the variants with their sources, one line each")
+    listing.add_argument(
+        "--long", action="store_true", help="each variant's summary too, under its source"
+    )
     format_arguments(listing)
 
     show = command("show", "print a variant's resolved rules with their citations")
@@ -128,7 +131,7 @@ def _list(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
     if args.format == "markdown":
         lines = markdown(table(["variant", "publication", "summary"], found))
-    else:
+    elif args.long:
         rows = [
             (variant_id, f"{publication}\n{summary}") for variant_id, publication, summary in found
         ]
@@ -136,6 +139,14 @@ def _list(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             table(["variant", "publication and summary"], rows, spaced=True),
             style_for(stdout, args.width),
         )
+    else:  # one line each: the source cut to the width, never the id
+        style = style_for(stdout, args.width)
+        room = style.width - max(len(variant_id) for variant_id, _, _ in found) - 2
+        rows = [
+            (variant_id, publication if len(publication) <= room else publication[: room - 1] + "…")
+            for variant_id, publication, _ in found
+        ]
+        lines = render(table(["variant", "publication"], rows), style)
     stdout.write("\n".join(lines) + "\n")
     return ExitStatus.OK
 

@@ -75,6 +75,34 @@ def identified(
     return found[0]
 
 
+def test_the_progress_total_is_known_before_any_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """identify tells its progress (0, the variants declared) before it builds the
+    candidates or plays a hand, and counts each variant as it is done."""
+    told: list[tuple[int, int]] = []
+    built = identify_module.__dict__["candidates"]
+
+    def candidates(catalog: Catalog) -> Any:
+        assert told == [(0, 1)], "the candidates were built before the total was told"
+        return built(catalog)
+
+    monkeypatch.setattr(identify_module, "candidates", candidates)
+    catalog = Catalog.shipped()
+    runner = Runner(
+        lambda: OneVariant("dominorules-com", {}, {}),
+        timeout=30,
+        known_variants=catalog.ids(),
+        catalog=catalog,
+    )
+    try:
+        identify(
+            runner, catalog, hands=1, seed=1, top=1, players=2,
+            progress=lambda done, total: told.append((done, total)),
+        )  # fmt: skip
+    finally:
+        runner.close()
+    assert told == [(0, 1), (1, 1)]
+
+
 @pytest.mark.parametrize(
     "variant",
     [
@@ -150,10 +178,14 @@ def identify_command(*argv: str) -> tuple[int, str, str]:
 @cache
 def node_answer(deviate: bool) -> tuple[int, str, dict[str, Any]]:
     command = f"{NODE} {EXAMPLE}" + (" --deviate" if deviate else "")
+    # The status says whether a shipped rule set plays exactly what the engine plays:
+    # the faithful example does, the deviating one does not (and stderr says so).
+    expected = ExitStatus.INVALID if deviate else ExitStatus.OK
     code, text, err = identify_command("--engine", command, "--hands", "8")
-    assert code == ExitStatus.OK and err == "", err
+    assert code == expected, err
+    assert ("plays exactly" in err) == deviate, err
     code, out, err = identify_command("--engine", command, "--hands", "8", "--json")
-    assert code == ExitStatus.OK and err == "", err
+    assert code == expected, err
     return code, text, json.loads(out)
 
 

@@ -84,7 +84,15 @@ def _identify(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         return ExitStatus.USAGE
     top = args.top or None
     try:
-        with stop_on_signals(), counting_bar(stderr, "variants observed") as progress:
+        with stop_on_signals():
+            try:
+                # Greeted before the bar is drawn: its total, the variants the engine
+                # declares, is then known from the start.
+                runner.engine()
+            except BaseException:
+                runner.close()
+                raise
+        with stop_on_signals(), counting_bar(stderr, "variants observed", "variants") as progress:
             try:
                 found, pool, combinations = identify(
                     runner,
@@ -114,7 +122,26 @@ def _identify(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         why = f"played by {args.players} players" if args.players else "observed"
         stderr.write(f"matador identify: no hand of a variant the engine declares was {why}\n")
         return ExitStatus.INVALID
-    return ExitStatus.OK
+    return _exactly(found, stderr)
+
+
+def _exactly(found: list[Identification], stderr: TextIO) -> int:
+    """0 when, for every variant observed, the closest candidate departs in no rule and
+    agrees with every check; else 1, with a line saying which did not match exactly."""
+    inexact = [
+        one.observation.rules.variant
+        for one in found
+        if one.observation.hands
+        and not (one.ranking and not one.ranking[0].departs and one.ranking[0].exact)
+    ]
+    if not inexact:
+        return ExitStatus.OK
+    stderr.write(
+        "matador identify: no shipped rule set plays exactly what the engine plays for "
+        + ", ".join(inexact)
+        + " (the closest are above)\n"
+    )
+    return ExitStatus.INVALID
 
 
 def _from_records(
@@ -155,7 +182,7 @@ def _from_records(
             "the ranking is of the others\n"
         )
         return ExitStatus.INVALID
-    return ExitStatus.OK
+    return _exactly(found, stderr)
 
 
 def _write(

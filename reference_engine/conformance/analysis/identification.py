@@ -117,11 +117,11 @@ def identify(
     """
     runner.engine()
     assert runner.info is not None
+    observed = targets(runner.info, catalog)
+    if progress is not None:  # (the total is known before any work)
+        progress(0, len(observed))
     pool, combinations = candidates(catalog)
     found = []
-    observed = targets(runner.info, catalog)
-    if progress is not None:
-        progress(0, len(observed))
     for number, target in enumerate(observed):
         rules = catalog.resolve(target.variant, target.options)
         declaration = runner.info.declaration(target.variant)

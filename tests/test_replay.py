@@ -881,8 +881,22 @@ def test_the_hands_before_a_problem_are_replayed_and_later_deals_still_checked()
         (BAD_DEAL, "/hands/3/deal/hands/0/0"),
         (BAD_DEAL, "/hands/3/deal"),
     ]
-    assert report.hands == 2
-    assert len(report.outcomes) == 1
+    assert report.hands == 3  # hand 2 judged on its own; hand 3's deal is broken
+    assert len(report.outcomes) == 1  # the match was followed through hand 0 only
+
+
+def test_a_problem_in_every_hand_is_named_after_one_the_match_cannot_follow() -> None:
+    """An illegal action in hand 1 stops following the match, not judging the hands
+    after it: hand 2's wrong points are still named, with the rule that scores."""
+    record = base_record()
+    replace_step(1, _tile_of_another_seat)(record)
+    record["hands"][2]["result"]["points"] = [99, 0]
+    report = replay(record)
+    assert [(f.kind, f.pointer) for f in report.findings] == [
+        (ILLEGAL, step_pointer(1, _tile_of_another_seat)),
+        (WRONG_RESULT, "/hands/2/result/points"),
+    ]
+    assert report.findings[1].rule == "points"
 
 
 def test_a_wrong_result_does_not_stop_the_replay() -> None:

@@ -89,10 +89,13 @@ def replay(record: Any, catalog: Catalog | None = None) -> ReplayReport:
                     **_rule(rules, "players"),
                 )
             )
+        last = index == len(hands) - 1
         if problems:
             replaying = False
         elif replaying:
-            replaying = _replay_hand(match, raw, index, index == len(hands) - 1, report)
+            replaying = _replay_hand(match, raw, index, last, report)
+        else:  # the match cannot be followed: each later hand is still judged on its own
+            _replay_hand(None, raw, index, last, report, rules)
     if replaying and "match" in record:
         actual = {"scores": match.scores, "hands_won": match.hands_won, "winner": match.winner}
         for key, claimed, value in _mismatches(record["match"], actual):
@@ -204,9 +207,26 @@ def _lot_findings(rules: Rules, players: int, raw: Mapping[str, Any], index: int
 
 
 def _replay_hand(
-    match: Match, raw: dict[str, Any], index: int, last: bool, report: ReplayReport
+    match: Match | None,
+    raw: dict[str, Any],
+    index: int,
+    last: bool,
+    report: ReplayReport,
+    rules: Rules | None = None,
 ) -> bool:
-    """Replay one hand of the record; whether the match can be followed past it."""
+    """Replay one hand of the record; whether the match can be followed past it.
+
+    Without ``match`` (an earlier hand could not be followed) the hand is judged on
+    its own under ``rules``: its actions and its result, not what the match decides
+    (who is designated, whether the match was over).
+    """
+    if match is None:
+        assert rules is not None
+        try:
+            alone = Hand(rules, Deal.from_data(raw["deal"], rules))
+        except (DealError, ValueError):  # (a designated seat only the match can give)
+            return False
+        return _play_hand(alone, raw, index, last, report, followed=False)
     rules = match.rules
     here = ("hands", index)
     if match.is_over:
@@ -247,6 +267,26 @@ def _replay_hand(
             )
         )
         return False
+    if not _play_hand(hand, raw, index, last, report):
+        return False
+    if hand.outcome is not None:
+        match.close_hand()
+    return True
+
+
+def _play_hand(
+    hand: Hand,
+    raw: dict[str, Any],
+    index: int,
+    last: bool,
+    report: ReplayReport,
+    followed: bool = True,
+) -> bool:
+    """The record's actions applied to ``hand``, and its result compared; whether the
+    hand was followed to its end (or is the last, in progress). The outcome of a hand
+    judged on its own (not ``followed`` within the match) is not one of the match's."""
+    rules = hand.rules
+    here = ("hands", index)
     report.hands += 1
     for number, text in enumerate(raw["actions"]):
         try:
@@ -290,7 +330,8 @@ def _replay_hand(
             )
             return False
         return True  # a record of a match in progress
-    report.outcomes.append(outcome)
+    if followed:
+        report.outcomes.append(outcome)
     if "result" in raw:
         for key, claimed, value in _mismatches(raw["result"], outcome_data(outcome)):
             report.add(
@@ -302,7 +343,6 @@ def _replay_hand(
                     **_rule(rules, _RESULT_RULES.get(key)),
                 )
             )
-    match.close_hand()
     return True
 
 

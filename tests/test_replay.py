@@ -881,8 +881,8 @@ def test_the_hands_before_a_problem_are_replayed_and_later_deals_still_checked()
         (BAD_DEAL, "/hands/3/deal/hands/0/0"),
         (BAD_DEAL, "/hands/3/deal"),
     ]
-    assert report.hands == 3  # hand 2 judged on its own; hand 3's deal is broken
-    assert len(report.outcomes) == 1  # the match was followed through hand 0 only
+    assert report.hands == 2  # the match was followed into hand 1 (hand 2: on its own)
+    assert len(report.outcomes) == 1
 
 
 def test_a_problem_in_every_hand_is_named_after_one_the_match_cannot_follow() -> None:

@@ -283,11 +283,12 @@ def _play_hand(
     followed: bool = True,
 ) -> bool:
     """The record's actions applied to ``hand``, and its result compared; whether the
-    hand was followed to its end (or is the last, in progress). The outcome of a hand
-    judged on its own (not ``followed`` within the match) is not one of the match's."""
+    hand was followed to its end (or is the last, in progress). A hand judged on its
+    own (not ``followed`` within the match) adds its problems only: its hands, actions
+    and outcome are not counted as the match's."""
     rules = hand.rules
     here = ("hands", index)
-    report.hands += 1
+    report.hands += followed
     for number, text in enumerate(raw["actions"]):
         try:
             action = Action.parse(text)
@@ -306,7 +307,7 @@ def _play_hand(
         except IllegalActionError as error:
             report.add(_illegal(hand, action, error, index, number))
             return False
-        report.actions += 1
+        report.actions += followed
     outcome = hand.outcome
     if outcome is None:
         if "result" in raw:

@@ -267,14 +267,17 @@ def _output_target(
 
 
 def _other_outputs(args: argparse.Namespace, argv: Sequence[str]) -> None:
-    """The files a command writes besides ``-o`` (``simulate --plot``): none may be one of
-    its inputs either."""
-    plot = getattr(args, "plot", None)
-    if isinstance(plot, str) and plot not in ("", "-"):
-        refuse_input_as_output(plot, argv, "--plot")
-        output = getattr(args, "output", None)
-        if isinstance(output, str) and output not in ("", "-") and _same_file(output, plot):
-            raise UsageError(f"-o {output} and --plot {plot} are one file: give each its own")
+    """The files a command writes besides ``-o`` (``simulate --plot``, ``conform --badge``):
+    none may be one of its inputs, nor the file ``-o`` writes."""
+    for flag in ("plot", "badge"):
+        other = getattr(args, flag, None)
+        if isinstance(other, str) and other not in ("", "-"):
+            refuse_input_as_output(other, argv, f"--{flag}")
+            output = getattr(args, "output", None)
+            if isinstance(output, str) and output not in ("", "-") and _same_file(output, other):
+                raise UsageError(
+                    f"-o {output} and --{flag} {other} are one file: give each its own"
+                )
 
 
 def _same_file(one: str, other: str) -> bool:

@@ -35,6 +35,11 @@ def add_parsers(command: AddCommand) -> None:
         help="report format (html: one self-contained page with every failure drawn)",
     )
     output_argument(conform, "write the report to FILE")
+    conform.add_argument(
+        "--badge",
+        metavar="FILE",
+        help="also write a shields.io endpoint file: the case runs passed, green when all did",
+    )
     deadline_arguments(conform)
     conform.add_argument(
         "--random",

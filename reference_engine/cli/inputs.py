@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from .arguments import UsageError
 
 #: The options whose value is a file the command writes, not one it reads.
-OUTPUT_OPTIONS = ("-o", "--output", "--plot")
+OUTPUT_OPTIONS = ("-o", "--output", "--plot", "--badge")
 
 
 def refuse_input_as_output(output: str, argv: Sequence[str], option: str = "-o") -> None:
@@ -48,7 +48,9 @@ def _named_files(argv: Sequence[str]) -> Iterator[str]:
     for word in words:
         if word in OUTPUT_OPTIONS:
             next(words, None)
-        elif word.startswith(("--output=", "--plot=")) or (word.startswith("-o") and len(word) > 2):
+        elif word.startswith(("--output=", "--plot=", "--badge=")) or (
+            word.startswith("-o") and len(word) > 2
+        ):
             continue
         elif word.startswith("--") and "=" in word:
             yield from _files_in(word.partition("=")[2])

@@ -29,6 +29,7 @@ from ..safeio import AtomicFile, OutputError, check_output_path
 from ..sinks import Terminal
 from .games.differential import DifferentialResult, Divergence, differential, game_targets
 from .protocol.interface import Engine, EngineInfo, ReferenceEngine, load_python_engine
+from .reports.badge import write_badge
 from .reports.runreport import JsonLinesReport, RunSummary, interruption_line, summary_line, totals
 from .reports.writers import WRITERS
 from .session.runner import CaseRun, EngineUnavailable, Runner, Verdict, select
@@ -123,6 +124,7 @@ def _conform(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             ("--random", args.random is not None),
             ("--fail-fast", args.fail_fast),
             ("--first-deviation", args.first_deviation),
+            ("--badge", args.badge is not None),
         )
         if given
     ]
@@ -136,11 +138,12 @@ def _conform(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if args.random is not None and args.random < 1:
         stderr.write("matador conform: --random must be at least 1\n")
         return ExitStatus.USAGE
-    if args.output and args.output != "-":
+    for flag, path in (("--output", args.output), ("--badge", args.badge)):
         try:
-            check_output_path(args.output)
+            if path and path != "-":
+                check_output_path(path)
         except OutputError as error:
-            stderr.write(f"matador conform: --output: {error}\n")
+            stderr.write(f"matador conform: {flag}: {error}\n")
             return ExitStatus.USAGE
     cases_problem = case_inputs_problem(args.cases)
     if cases_problem is not None:
@@ -285,6 +288,9 @@ def _run(
         # The report says all this; a report in a file or for a machine is not what a
         # person reads on the terminal, so one line each says it there too (stderr).
         _notes(summary, results, stderr)
+    if args.badge and (problem := write_badge(args.badge, results, summary)):
+        stderr.write(f"matador conform: --badge: {problem}\n")
+        return ExitStatus.INVALID
     return _status(results, summary, interrupted)
 
 

@@ -52,12 +52,16 @@ def write_junit(
     the case runs already timed). Each suite carries the attributes CI tools
     read (``name``, ``tests``, ``failures``, ``errors``, ``skipped``, ``time``,
     ``timestamp`` in ISO 8601, ``hostname``, ``id``, ``package``) counted from
-    its own test cases, and the root carries their sums. An engine that was
+    its own test cases; the root counts the case runs (and the random games and
+    the run's own test case), not the rule verdicts, which judge those same runs
+    again. The timestamp is the run's (when it ended). An engine that was
     never available is one errored test case, not one per case run; a run
     stopped early says so in an errored ``run complete`` test case.
     """
     context = _SuiteContext(
-        stamp=datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
+        stamp=summary.ended
+        if summary is not None
+        else datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
         hostname=socket.gethostname() or "localhost",
         properties=_properties(info, summary),
     )
@@ -94,7 +98,8 @@ def write_junit(
         _junit_random(context.suite(suites, "random games"), summary.random)
     for suite in suites:
         _count(suite, suite.findall("testcase"))
-    _count(suites, suites.findall("testsuite/testcase"))
+    runs_counted = [suite for suite in suites if suite is not rules_suite]
+    _count(suites, [case for suite in runs_counted for case in suite.findall("testcase")])
     _inert(suites)
     ElementTree.indent(suites)
     stream.write('<?xml version="1.0" encoding="UTF-8"?>\n')

@@ -744,3 +744,27 @@ def test_a_sheet_takes_its_options_in_the_variant_as_show_does(
     assert joined.code == flagged.code == 0, joined.err
     assert joined.out == flagged.out
     assert "set=double_nine" in joined.out.splitlines()[0]
+
+
+def test_slow_commands_say_what_they_are_doing_on_a_terminal_only() -> None:
+    """sheet and site take seconds: on a terminal a spinner says what is being done
+    (cleared when done); in a pipe or a file nothing is drawn."""
+    import time
+
+    from reference_engine.cli.progress import working
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    drawn = Terminal()
+    with working(drawn, "laying out the sheet") as say:
+        time.sleep(0.2)
+        say("writing the file")
+        time.sleep(0.2)
+    assert "laying out the sheet" in drawn.getvalue()
+    assert "writing the file" in drawn.getvalue()
+    piped = io.StringIO()
+    with working(piped, "laying out the sheet") as say:
+        say("writing the file")
+    assert piped.getvalue() == ""

@@ -93,3 +93,20 @@ def counting_bar(stream: TextIO, label: str, unit: str = "steps") -> Iterator[Co
             return
         bar, task = drawn
         yield lambda done, total: bar.update(task, completed=done, total=total)
+
+
+@contextmanager
+def working(stream: TextIO, message: str) -> Iterator[Callable[[str], None]]:
+    """A spinner saying ``message`` on ``stream`` while the block runs, cleared when done,
+    for work that has no count to show (a PDF being laid out, a site being built).
+
+    Yields the function that changes the message; nothing is drawn off a terminal.
+    """
+    if not is_terminal(stream):
+        yield lambda text: None
+        return
+    from rich.console import Console
+
+    console = Console(file=getattr(stream, "unguarded", stream))
+    with console.status(message) as status:
+        yield lambda text: status.update(text)

@@ -51,6 +51,7 @@ def add_parsers(command: AddCommand) -> None:
 def _sheet(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..sheets.model import build_sheet
     from ..sheets.render import PdfUnavailableError, render_html, render_markdown, render_pdf
+    from .progress import working
 
     if args.format == "pdf" and args.output == "-":
         raise UsageError(
@@ -69,18 +70,20 @@ def _sheet(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if to_stdout:
         stdout.write(render_text(build_sheet(rules, args.lang)))
         return ExitStatus.OK
-    sheet = build_sheet(rules, args.lang)
     content: str | bytes
-    if args.format == "pdf":
-        try:
-            content, pages = render_pdf(sheet)
-        except PdfUnavailableError as error:
-            stderr.write(f"matador sheet: {error}\n")
-            return ExitStatus.INVALID
-        done = f"matador sheet: wrote {path} ({pages} page{'s' if pages != 1 else ''})\n"
-    else:
-        content = render_text(sheet)
-        done = f"matador sheet: wrote {path}\n"
+    with working(stderr, f"building the {rules.variant} sheet ({args.lang})") as say:
+        sheet = build_sheet(rules, args.lang)
+        if args.format == "pdf":
+            say(f"laying out the {rules.variant} sheet as a PDF ({args.lang})")
+            try:
+                content, pages = render_pdf(sheet)
+            except PdfUnavailableError as error:
+                stderr.write(f"matador sheet: {error}\n")
+                return ExitStatus.INVALID
+            done = f"matador sheet: wrote {path} ({pages} page{'s' if pages != 1 else ''})\n"
+        else:
+            content = render_text(sheet)
+            done = f"matador sheet: wrote {path}\n"
     safeio.write_atomically(path, content)
     stdout.write(done)
     return ExitStatus.OK

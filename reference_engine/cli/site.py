@@ -37,6 +37,7 @@ def _site(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..rules import Catalog
     from ..site.folder import check_target, write_site
     from ..site.pages import site_files
+    from .progress import working
 
     if not args.folder.strip():
         stderr.write("matador site: the folder's name is empty: give the folder to write\n")
@@ -47,7 +48,8 @@ def _site(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     variants = list(dict.fromkeys(args.variant)) or list(catalog.ids())
     for variant in variants:
         catalog.resolve(variant)  # an unknown id is reported before anything is built
-    count = write_site(target, site_files(catalog, variants))
+    with working(stderr, f"building the site: {len(variants)} variant(s), sheets, explain page"):
+        count = write_site(target, site_files(catalog, variants))
     plural = "s" if len(variants) != 1 else ""
     stdout.write(
         f"matador site: wrote {target} ({count} files, {len(variants)} variant{plural}); "

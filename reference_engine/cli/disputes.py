@@ -247,7 +247,12 @@ def _explain(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if args.format == "json":
         stdout.write(json_text(explain_data(situation, answers), ensure_ascii=False))
     else:
-        stdout.write(explain_text(situation, answers))
+        from ..text.fit import Fitted
+        from ..text.tables import style_for
+
+        fitted = Fitted(stdout, style_for(stdout, getattr(args, "width", None)).width)
+        fitted.write(explain_text(situation, answers))
+        fitted.flush()
     return ExitStatus.OK
 
 

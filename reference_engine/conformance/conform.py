@@ -8,10 +8,8 @@ stopped, the report keeps every finished case and says the run was
 interrupted, and the exit status is 128 + the signal (130, 143, 129); the
 case runs it kept from running are counted as not run, per variant, and the
 random games keep every divergence found before it. The report always says
-how the run ended (interrupted, the engine unavailable, what the random games
-found); when it goes to a file or is for a machine (not the table on the
-terminal), one line each says so on standard error too. The exit statuses are
-those of :class:`~reference_engine.exits.ExitStatus`.
+how the run ended; when it goes to a file or is for a machine, one line each
+says so on standard error too. Exit statuses: :class:`~reference_engine.exits.ExitStatus`.
 """
 
 from __future__ import annotations
@@ -27,10 +25,12 @@ from ..pyload import check_spec
 from ..rules import Catalog
 from ..safeio import AtomicFile, OutputError, check_output_path
 from ..sinks import Terminal
+from ..text.fit import Fitted
+from ..text.tables import style_for
 from .games.differential import DifferentialResult, Divergence, differential, game_targets
 from .protocol.interface import Engine, EngineInfo, ReferenceEngine, load_python_engine
 from .reports.badge import write_badge
-from .reports.runreport import JsonLinesReport, RunSummary, interruption_line, summary_line, totals
+from .reports.runreport import JsonLinesReport, RunSummary, run_notes, summary_line, totals
 from .reports.writers import WRITERS
 from .session.runner import CaseRun, EngineUnavailable, Runner, Verdict, select
 from .suite.casedata import Case, Target, load_cases
@@ -96,14 +96,18 @@ def engine_runner(
 
 
 @contextlib.contextmanager
-def _destination(output: str | None, stdout: TextIO, *, keep_partial: bool) -> Iterator[TextIO]:
-    """Standard output, or an atomically written file (kept when interrupted if asked)."""
+def _destination(
+    output: str | None, stdout: TextIO, *, keep_partial: bool, width: int | None = None
+) -> Iterator[TextIO]:
+    """Standard output, or an atomically written file (kept when interrupted if asked); every
+    line fitted to ``width`` when given (text for people: the table report)."""
     if not output or output == "-":
-        yield stdout
+        yield stdout if width is None else cast(TextIO, Fitted(stdout, width))
         return
     with AtomicFile(output, keep_partial=keep_partial) as sink:
         # (the file gets what standard output would: no control sequence from an engine)
-        yield cast(TextIO, Terminal(sink.guarded()))
+        shown = cast(TextIO, Terminal(sink.guarded()))
+        yield shown if width is None else cast(TextIO, Fitted(shown, width))
 
 
 def conform(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -242,7 +246,8 @@ def _run(
     interrupted: Interrupted | None = None
     stopped: str | None = None
     headed = False
-    with _destination(args.output, stdout, keep_partial=True) as out:
+    fit = style_for(stdout, args.width).width if args.report == "table" else None
+    with _destination(args.output, stdout, keep_partial=True, width=fit) as out:
         stream = JsonLinesReport(out) if streamed else None
         try:
             try:
@@ -287,28 +292,11 @@ def _run(
     if to_file or args.report != "table":
         # The report says all this; a report in a file or for a machine is not what a
         # person reads on the terminal, so one line each says it there too (stderr).
-        _notes(summary, results, stderr)
+        stderr.writelines(f"matador conform: {note}\n" for note in run_notes(summary, results))
     if args.badge and (problem := write_badge(args.badge, results, summary)):
         stderr.write(f"matador conform: --badge: {problem}\n")
         return ExitStatus.INVALID
     return _status(results, summary, interrupted)
-
-
-def _notes(summary: RunSummary, results: list[CaseRun], stderr: TextIO) -> None:
-    """The run-level notes, a line each on standard error."""
-    notes = [summary.unavailable and f"engine unavailable: {summary.unavailable}"]
-    if results and all(run.verdict is Verdict.SKIP for run in results):
-        notes.append("no case was run: every selected case was skipped")
-    if summary.random is not None and summary.random.problems:
-        notes.append(summary.random.summary())
-    if summary.interrupted:
-        how, rest = interruption_line(summary, results).split(" ", 1)
-        notes.append(f"{how.lower()} {rest}")
-    slow = summary.slowness.line() if summary.slowness is not None else None
-    if slow:
-        notes.append(" ".join(slow.replace("SLOW REPLIES", "slow replies", 1).split()))
-    for note in filter(None, notes):
-        stderr.write(f"matador conform: {note}\n")
 
 
 def _not_run(

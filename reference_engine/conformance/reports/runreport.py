@@ -222,6 +222,23 @@ def write_table(
     stream.write(rules_line(verdicts) + "\n")
 
 
+def run_notes(summary: RunSummary, runs: Sequence[CaseRun]) -> list[str]:
+    """The run-level notes a report carries, a line each (for standard error when the
+    report itself goes to a file or to a machine)."""
+    notes = [summary.unavailable and f"engine unavailable: {summary.unavailable}"]
+    if runs and all(run.verdict is Verdict.SKIP for run in runs):
+        notes.append("no case was run: every selected case was skipped")
+    if summary.random is not None and summary.random.problems:
+        notes.append(summary.random.summary())
+    if summary.interrupted:
+        how, rest = interruption_line(summary, runs).split(" ", 1)
+        notes.append(f"{how.lower()} {rest}")
+    slow = summary.slowness.line() if summary.slowness is not None else None
+    if slow:
+        notes.append(" ".join(slow.replace("SLOW REPLIES", "slow replies", 1).split()))
+    return [note for note in notes if note]
+
+
 def summary_line(runs: Sequence[CaseRun], summary: RunSummary | None = None) -> str:
     """The one-line count: ``N passed, N failed, ...``, the random games' divergences and
     errors, and whether the run is incomplete or judged nothing."""

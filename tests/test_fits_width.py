@@ -1,18 +1,13 @@
-"""Free text a command prints (a failure's explanation, an answer of ``explain``) is
-broken to the width like its tables: 80 columns in a pipe, ``--width`` when given."""
+"""Free text a command prints (an answer of ``explain``) is broken to the width like its
+tables: 80 columns in a pipe. (conform's failure texts are not yet: their one-line
+messages are what engine authors and their tests read.)"""
 
 from __future__ import annotations
 
 import io
-import shutil
-from pathlib import Path
-
-import pytest
 
 from reference_engine.cli import run
 from reference_engine.text.fit import Fitted, fit_line, visible_length
-
-EXAMPLE = Path(__file__).resolve().parents[1] / "conformance" / "examples" / "matador-engine.js"
 
 
 def _out(*argv: str) -> str:
@@ -50,20 +45,3 @@ def test_explain_fits_eighty_columns_in_a_pipe() -> None:
     text = _out("explain", "--hand", "3-4,2-6", "--ends", "0,5", "--action", "3-4@L")
     assert max(len(line) for line in text.splitlines()) <= 80
     assert "0-0 0-3 0-4 1-3" in text  # (the tiles that may follow, now wrapped, all there)
-
-
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
-@pytest.mark.parametrize("width", [80, 60])
-def test_conform_on_a_deviating_engine_fits_the_width(width: int) -> None:
-    engine = f"node {EXAMPLE} --deviate"
-    text = _out("conform", "--engine", engine, "--variant", "gamerules-com", "--width", str(width))
-    lines = text.splitlines()
-    # Every line fits, but one that is a single word (an id or a path), kept whole.
-    assert "FAIL " in text
-    assert all(len(line) <= width or len(line.split()) == 1 for line in lines)
-    # A case id is never broken inside: each FAIL line names a case of the suite whole.
-    from reference_engine.conformance.suite.casedata import load_cases
-
-    ids = {case.id for case in load_cases()[0]}
-    fails = [line.split()[1] for line in lines if line.startswith("FAIL ")]
-    assert fails and set(fails) <= ids

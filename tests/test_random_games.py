@@ -305,9 +305,8 @@ def test_an_engine_that_never_starts_gets_a_not_judged_summary(kind: str) -> Non
     if kind == "table":
         lines = text.splitlines()
         assert lines[0].startswith("ENGINE UNAVAILABLE: the engine did not start")
-        judged = [line for line in lines if line.startswith("NOT JUDGED: ")]
-        assert len(judged) == 1 and "┃" not in text  # no table of zeros
-        assert all(line.startswith(("ENGINE", "NOT", "  ", "0 passed")) for line in lines)
+        assert lines[1].startswith("NOT JUDGED: ")
+        assert len(lines) == 3 and "┃" not in text  # no table of zeros
     elif kind == "markdown":
         assert "NOT JUDGED" in text and "| variant |" not in text
     elif kind == "junit":

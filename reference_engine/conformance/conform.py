@@ -25,8 +25,6 @@ from ..pyload import check_spec
 from ..rules import Catalog
 from ..safeio import AtomicFile, OutputError, check_output_path
 from ..sinks import Terminal
-from ..text.fit import Fitted
-from ..text.tables import style_for
 from .games.differential import DifferentialResult, Divergence, differential, game_targets
 from .protocol.interface import Engine, EngineInfo, ReferenceEngine, load_python_engine
 from .reports.badge import write_badge
@@ -96,18 +94,14 @@ def engine_runner(
 
 
 @contextlib.contextmanager
-def _destination(
-    output: str | None, stdout: TextIO, *, keep_partial: bool, width: int | None = None
-) -> Iterator[TextIO]:
-    """Standard output, or an atomically written file (kept when interrupted if asked); every
-    line fitted to ``width`` when given (text for people: the table report)."""
+def _destination(output: str | None, stdout: TextIO, *, keep_partial: bool) -> Iterator[TextIO]:
+    """Standard output, or an atomically written file (kept when interrupted if asked)."""
     if not output or output == "-":
-        yield stdout if width is None else cast(TextIO, Fitted(stdout, width))
+        yield stdout
         return
     with AtomicFile(output, keep_partial=keep_partial) as sink:
         # (the file gets what standard output would: no control sequence from an engine)
-        shown = cast(TextIO, Terminal(sink.guarded()))
-        yield shown if width is None else cast(TextIO, Fitted(shown, width))
+        yield cast(TextIO, Terminal(sink.guarded()))
 
 
 def conform(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -246,8 +240,7 @@ def _run(
     interrupted: Interrupted | None = None
     stopped: str | None = None
     headed = False
-    fit = style_for(stdout, args.width).width if args.report == "table" else None
-    with _destination(args.output, stdout, keep_partial=True, width=fit) as out:
+    with _destination(args.output, stdout, keep_partial=True) as out:
         stream = JsonLinesReport(out) if streamed else None
         try:
             try:

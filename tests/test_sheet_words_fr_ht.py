@@ -17,24 +17,21 @@ What a native reviewer checked against the source texts, held as tests:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from functools import cache
-from pathlib import Path
-from typing import Any
 
 import pytest
-import yaml
+from sheet_texts import (
+    VARIANTS,
+    catalogue_texts,
+    entry_texts,
+    glossary,
+    prose_texts,
+    rendered_sheets,
+)
 
-from reference_engine.rules import Catalog
-from reference_engine.sheets.catalogue import Translator, load_entries
-from reference_engine.sheets.model import build_sheet
-from reference_engine.sheets.render import render_markdown
-from reference_engine.sheets.translations import PROSE_DIR, SECTIONS, load_store
+from reference_engine.sheets.catalogue import load_entries
+from reference_engine.sheets.translations import SECTIONS, load_store
 
-CATALOG = Catalog.shipped()
-VARIANTS = CATALOG.ids()
 LANGS = ("fr", "ht")
-GLOSSARY = Path(__file__).resolve().parents[1] / "spec" / "glossary.yaml"
 
 #: The words and turns found wrong on review, per language (regular expressions,
 #: case-insensitive), each with what is wrong with it.
@@ -74,51 +71,6 @@ ENGLISH_LABELS = (
 )
 
 _TILE_SUM = re.compile(r"\{sum\}|\b7\b|sept|sèt")
-
-
-@cache
-def glossary() -> dict[str, Any]:
-    data = yaml.safe_load(GLOSSARY.read_text("utf-8"))
-    return dict(data["concepts"])
-
-
-def _texts(entry: object) -> list[str]:
-    if isinstance(entry, str):
-        return [entry]
-    return [str(form) for form in dict(entry).values()]  # type: ignore[call-overload]
-
-
-def catalogue_texts(lang: str) -> dict[str, str]:
-    return {key: " ".join(_texts(entry)) for key, entry in load_entries(lang).items()}
-
-
-def prose_texts(lang: str) -> Iterator[tuple[str, str, str]]:
-    """(store:place, English, translation) of every prose entry of ``lang``."""
-    for path in sorted((PROSE_DIR / lang).glob("*.yaml")):
-        for place, entry in load_store(lang, path.stem).items():
-            yield f"{path.stem}:{place}", entry.en, entry.text
-
-
-def _choices(variant: str) -> Iterator[dict[str, str]]:
-    yield {}
-    for option in CATALOG.resolve(variant).options:
-        for value in option.values:
-            if value.name != option.default:
-                yield {option.name: value.name}
-
-
-@cache
-def sheets(lang: str) -> tuple[tuple[str, str, int, str], ...]:
-    """(variant, options, line sum, Markdown) of every sheet of ``lang``, every option value."""
-    translator = Translator.for_language(lang)
-    found = []
-    for variant in VARIANTS:
-        for options in _choices(variant):
-            rules = CATALOG.resolve(variant, options)
-            sheet = build_sheet(rules, lang, translator=translator)
-            assert sheet.untranslated == (), (lang, variant, options, sheet.untranslated)
-            found.append((variant, str(options), rules.line_sum, render_markdown(sheet)))
-    return tuple(found)
 
 
 def _use(lang: str, concept: str) -> re.Pattern[str]:
@@ -161,7 +113,7 @@ def test_every_sevens_sheet_heads_its_rule_with_the_glossary_s_name(lang: str) -
     heading = str(load_entries(lang)["heading.sum_rule_sevens"])
     other = str(load_entries(lang)["heading.sum_rule"])
     seen = {7: 0, 10: 0}
-    for variant, options, line_sum, markdown in sheets(lang):
+    for variant, options, line_sum, markdown in rendered_sheets(lang):
         expected, unexpected = (heading, other) if line_sum == 7 else (other, heading)
         assert f"## {expected}\n" in markdown, (variant, options)
         assert f"## {unexpected}\n" not in markdown, (variant, options)
@@ -198,7 +150,7 @@ def test_no_word_found_wrong_on_review(lang: str) -> None:
         ]
     for place, _, text in prose_texts(lang):
         found += [f"{place}: {why}: {text!r}" for p, why in patterns.items() if p.search(text)]
-    for variant, options, _, markdown in sheets(lang):
+    for variant, options, _, markdown in rendered_sheets(lang):
         for p, why in patterns.items():
             found += [
                 f"sheet {variant} {options}: {why}: {m.group(0)!r}" for m in p.finditer(markdown)
@@ -210,7 +162,7 @@ def test_no_word_found_wrong_on_review(lang: str) -> None:
 def test_no_title_repeats_the_game_s_name(lang: str) -> None:
     doubled = re.compile(r"^# Matador\W+(?:le |la )?matador\b", re.IGNORECASE | re.MULTILINE)
     titles = []
-    for variant, options, _, markdown in sheets(lang):
+    for variant, options, _, markdown in rendered_sheets(lang):
         heading = markdown.splitlines()[2]
         assert heading.startswith("# Matador"), (variant, heading)
         titles.append(heading)
@@ -236,7 +188,7 @@ def test_french_puts_a_no_break_space_before_high_punctuation() -> None:
     for place, _, text in prose_texts("fr"):
         if wrong(text):
             found.append(f"{place}: {text!r}")
-    for variant, options, _, markdown in sheets("fr"):
+    for variant, options, _, markdown in rendered_sheets("fr"):
         for line in markdown.splitlines()[1:]:  # after the generated comment
             if wrong(line):
                 found.append(f"sheet {variant} {options}: {line!r}")
@@ -251,7 +203,7 @@ def _english_fragments() -> set[str]:
     """The literal runs of three words or more of every English catalogue text."""
     fragments = set()
     for entry in load_entries("en").values():
-        for text in _texts(entry):
+        for text in entry_texts(entry):
             for part in re.split(r"\{\w+\}", text):
                 part = " ".join(part.split()).strip(" .,:;()")
                 if len(re.findall(r"[A-Za-z]+", part)) >= 3:
@@ -271,7 +223,7 @@ def test_no_english_catalogue_sentence_on_a_sheet(lang: str) -> None:
     fragments = _english_fragments()
     found = {
         f"{variant} {options}: {fragment!r}"
-        for variant, options, _, markdown in sheets(lang)
+        for variant, options, _, markdown in rendered_sheets(lang)
         for fragment in fragments
         if fragment in markdown
     }
@@ -290,7 +242,7 @@ def test_the_sources_list_names_its_passages_in_the_sheet_s_language(lang: str) 
     }
     heading = str(load_entries(lang)["heading.sources"])
     printed = set()
-    for variant, options, _, markdown in sheets(lang):
+    for variant, options, _, markdown in rendered_sheets(lang):
         sources = markdown.split(f"## {heading}\n", 1)[1]
         for label in ENGLISH_LABELS:
             assert label not in sources, (variant, options, label)

@@ -20,79 +20,35 @@ option value):
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
-from functools import cache
-from pathlib import Path
-from typing import Any
+from collections.abc import Iterator
 
 import pytest
-import yaml
-
-from reference_engine.rules import Catalog
-from reference_engine.sheets.catalogue import Translator, load_entries
-from reference_engine.sheets.model import build_sheet
-from reference_engine.sheets.render import render_html, render_markdown
-from reference_engine.sheets.translations import (
-    PROSE_DIR,
-    SECTIONS,
-    findings,
-    load_store,
-    shipped_prose,
+from sheet_texts import (
+    CATALOG,
+    VARIANTS,
+    catalogue_texts,
+    glossary,
+    prose_texts,
+    rendered_sheets,
 )
 
-CATALOG = Catalog.shipped()
-VARIANTS = CATALOG.ids()
-GLOSSARY = Path(__file__).resolve().parents[1] / "spec" / "glossary.yaml"
-
-
-@cache
-def glossary() -> Mapping[str, Any]:
-    data = yaml.safe_load(GLOSSARY.read_text("utf-8"))
-    return dict(data["concepts"])
-
-
-def _texts(entry: object) -> list[str]:
-    if isinstance(entry, str):
-        return [entry]
-    return [str(form) for form in dict(entry).values()]  # type: ignore[call-overload]
-
-
-def catalogue(lang: str) -> dict[str, str]:
-    """Each catalogue key and its text (all plural forms, joined)."""
-    return {key: " ".join(_texts(entry)) for key, entry in load_entries(lang).items()}
+from reference_engine.sheets.catalogue import Translator, load_entries
+from reference_engine.sheets.model import build_sheet
+from reference_engine.sheets.render import render_html
+from reference_engine.sheets.translations import SECTIONS, findings, load_store, shipped_prose
 
 
 def pairs() -> Iterator[tuple[str, str, str]]:
     """(place, English, Polish) of every catalogue entry and every Polish prose entry."""
-    english, polish = catalogue("en"), catalogue("pl")
+    english, polish = catalogue_texts("en"), catalogue_texts("pl")
     for key, text in english.items():
         yield f"catalogue:{key}", text, polish[key]
-    for path in sorted((PROSE_DIR / "pl").glob("*.yaml")):
-        for place, entry in load_store("pl", path.stem).items():
-            yield f"{path.stem}:{place}", entry.en, entry.text
+    yield from prose_texts("pl")
 
 
-def _choices(variant: str) -> Iterator[dict[str, str]]:
-    """The default options, then each other value of each option alone."""
-    yield {}
-    for option in CATALOG.resolve(variant).options:
-        for value in option.values:
-            if value.name != option.default:
-                yield {option.name: value.name}
-
-
-@cache
 def sheets() -> tuple[tuple[str, str, int, str], ...]:
     """(variant, options, line sum, Markdown) of every Polish sheet, every option value."""
-    translator = Translator.for_language("pl")
-    found = []
-    for variant in VARIANTS:
-        for options in _choices(variant):
-            rules = CATALOG.resolve(variant, options)
-            sheet = build_sheet(rules, "pl", translator=translator)
-            assert sheet.untranslated == (), (variant, options, sheet.untranslated)
-            found.append((variant, str(options), rules.line_sum, render_markdown(sheet)))
-    return tuple(found)
+    return rendered_sheets("pl")
 
 
 def _section(markdown: str, heading: str) -> str:
@@ -147,7 +103,7 @@ def test_the_glossary_gives_the_polish_page_s_words() -> None:
 
 
 def test_the_catalogue_names_the_key_notions_with_the_page_s_words() -> None:
-    texts = catalogue("pl")
+    texts = catalogue_texts("pl")
     assert texts["heading.sum_rule_sevens"] == "Reguła siódemek"
     assert texts["deal.boneyard"] == "Talon"
     assert texts["sum.matador_only"] == "matador"
@@ -267,7 +223,7 @@ def test_the_german_opening_reads_as_the_page_s_german_variant() -> None:
 def _english_fragments() -> set[str]:
     """The literal runs of three words or more of every English catalogue text."""
     fragments = set()
-    for text in catalogue("en").values():
+    for text in catalogue_texts("en").values():
         for part in re.split(r"\{\w+\}", text):
             part = " ".join(part.split()).strip(" .,:;()[]")
             if len(re.findall(r"[A-Za-z]+(?:'[a-z]+)?", part)) >= 3:

@@ -11,12 +11,12 @@ sheet, for any option value, prints an English sentence.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
 import pytest
 from fingerprint import Fingerprint
+from sheet_texts import option_choices
 
 from reference_engine.rules import Catalog, Rules
 from reference_engine.sheets import translations
@@ -89,14 +89,6 @@ def test_the_command_lists_and_templates(
 # --------------------------------------------------------------------------- the sheets
 
 
-def _choices(variant: str) -> Iterator[dict[str, str]]:
-    yield {}
-    for option in CATALOG.resolve(variant).options:
-        for value in option.values:
-            if value.name != option.default:
-                yield {option.name: value.name}
-
-
 _TILE = re.compile(r"\[\d+[-|]\d+\]|\d+")
 
 
@@ -143,7 +135,7 @@ def test_no_english_sentence_on_a_translated_sheet(
 ) -> None:
     translator = Translator.for_language(lang)
     found = []
-    for options in _choices(variant):
+    for options in option_choices(variant):
         markdown = render_markdown(
             build_sheet(CATALOG.resolve(variant, options), lang, translator=translator)
         )

@@ -38,6 +38,7 @@ TOP_LEVEL = {
     "errors.py",
     "exits.py",
     "extras.py",
+    "lazy.py",
     "notation.py",
     "orphans.py",
     "pyload.py",

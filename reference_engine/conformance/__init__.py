@@ -40,7 +40,9 @@ import importlib
 import importlib.machinery
 import sys
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
+
+from ..lazy import lazy_names
 
 if TYPE_CHECKING:
     from importlib.abc import Loader
@@ -103,18 +105,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """One of :data:`__all__`, imported from its module the first time it is asked for."""
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *__all__])
+__getattr__, __dir__ = lazy_names(__name__, _MODULE_OF, globals())
 
 
 #: Module paths documented before the package had layers, and where each is now.

@@ -95,7 +95,7 @@ def replay(record: Any, catalog: Catalog | None = None) -> ReplayReport:
         elif replaying:
             replaying = _replay_hand(match, raw, index, last, report)
         else:  # the match cannot be followed: each later hand is still judged on its own
-            _replay_hand(None, raw, index, last, report, rules)
+            _judge_alone(rules, raw, index, last, report)
     if replaying and "match" in record:
         actual = {"scores": match.scores, "hands_won": match.hands_won, "winner": match.winner}
         for key, claimed, value in _mismatches(record["match"], actual):
@@ -206,27 +206,23 @@ def _lot_findings(rules: Rules, players: int, raw: Mapping[str, Any], index: int
     return found
 
 
-def _replay_hand(
-    match: Match | None,
-    raw: dict[str, Any],
-    index: int,
-    last: bool,
-    report: ReplayReport,
-    rules: Rules | None = None,
-) -> bool:
-    """Replay one hand of the record; whether the match can be followed past it.
+def _judge_alone(
+    rules: Rules, raw: dict[str, Any], index: int, last: bool, report: ReplayReport
+) -> None:
+    """A hand after one the match could not follow, judged on its own under ``rules``: its
+    actions and its result, not what the match decides (who is designated, whether the
+    match was over)."""
+    try:
+        alone = Hand(rules, Deal.from_data(raw["deal"], rules))
+    except (DealError, ValueError):  # (a designated seat only the match can give)
+        return
+    _play_hand(alone, raw, index, last, report, followed=False)
 
-    Without ``match`` (an earlier hand could not be followed) the hand is judged on
-    its own under ``rules``: its actions and its result, not what the match decides
-    (who is designated, whether the match was over).
-    """
-    if match is None:
-        assert rules is not None
-        try:
-            alone = Hand(rules, Deal.from_data(raw["deal"], rules))
-        except (DealError, ValueError):  # (a designated seat only the match can give)
-            return False
-        return _play_hand(alone, raw, index, last, report, followed=False)
+
+def _replay_hand(
+    match: Match, raw: dict[str, Any], index: int, last: bool, report: ReplayReport
+) -> bool:
+    """Replay one hand of the record; whether the match can be followed past it."""
     rules = match.rules
     here = ("hands", index)
     if match.is_over:

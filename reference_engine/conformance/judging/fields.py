@@ -149,7 +149,7 @@ def match_rules(match: Match | None, actual: Mapping[str, Any]) -> tuple[str, ..
             outcome.winner is None and outcome.termination.value == "blocked" for outcome in ended
         ):
             what.append(Decides.TIE)
-        counted = deciding_rules(rules, *what) if what else ()
+        counted = deciding_rules(rules, *what)
         return (*counted, *deciding(Decides.HANDS_WON), *_partners(rules, match.players))
     if field == "scores":
         return (*_points_rules(rules, match.players), *deciding_rules(rules, Decides.PIPS))

@@ -418,7 +418,7 @@ STRUCTURAL = frozenset({"players", "max_pip"})
 
 #: Rule names that are also the names of other data (an outcome's ``points``, a
 #: record's ``target``): only reads from a rules object count for them.
-SHARED_WORDS = frozenset({"points", "target"})
+SHARED_WORDS = frozenset({"points", "target", "tie"})
 
 #: At most this many modules spell one rule's name: the registry, the engine's
 #: consumer and the refusals that cite it, the rule sheet, and for a few rules

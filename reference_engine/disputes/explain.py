@@ -22,6 +22,7 @@ from ..engine.tiles import Tile
 from ..errors import DealError, IllegalActionError, NotationError
 from ..notation import PARTIAL_PATTERN
 from ..rules import Catalog, Citation, Rules
+from ..rules.parameters import Decides, deciding
 from ..rules.vocabulary import Shape
 from .naming import label
 
@@ -184,10 +185,11 @@ def answer(rules: Rules, situation: Situation) -> Answer:
             result.placements = []
             return result
     result.verdict = "yes"
-    provenance = rules.provenance.get("matador_modes")
+    (matador_rule,) = deciding(Decides.MATADOR)
+    provenance = rules.provenance.get(matador_rule)
     tile_is_matador = any(isinstance(a, Play) and rules.is_matador(*a.tile) for a in allowed)
     if tile_is_matador and provenance is not None:
-        result.rule, result.citations = "matador_modes", provenance.cite
+        result.rule, result.citations = matador_rule, provenance.cite
     table = compiled(rules)
     for action in allowed:
         if not isinstance(action, Play) or action.end is None:

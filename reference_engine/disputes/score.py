@@ -8,7 +8,7 @@ from typing import Any
 
 from ..engine.scoring import Outcome, Termination, score
 from ..rules import Catalog, Rules
-from ..rules.vocabulary import Partnership
+from ..rules.parameters import Decides, as_text_value, deciding
 from ..text.tables import Column, Style, Table, render, table
 from .naming import label
 
@@ -59,24 +59,28 @@ def _rules_for(
         if value.name != option.default
     ]
     for rules in candidates:
-        wanted = Partnership.TWO_VS_TWO if teams else Partnership.NONE
-        if players in rules.players and rules.partnership is wanted:
+        if players in rules.players and rules.teams is teams:
             return rules
     return None
 
 
 def _score_note(rules: Rules) -> str:
-    provenance = rules.provenance.get("points")
+    """The rules that decide the points (as the registry says), their values, and the
+    source of the first."""
+    deciding_rules = [
+        name
+        for name in deciding(Decides.POINTS, Decides.SEVERAL_LOSERS)
+        if rules.applicable(name) and getattr(rules, name) is not None
+    ]
+    provenance = rules.provenance.get(deciding_rules[0]) if deciding_rules else None
     where = ""
     if provenance and provenance.cite:
         c = provenance.cite[0]
         where = f" ({c.publication}, text {c.text}, {c.section})"
     elif provenance and provenance.gap:
         where = f" (the source is silent: reading of gap {provenance.gap})"
-    extra = ""
-    if rules.applicable("difference_among_several") and rules.difference_among_several:
-        extra = f", {rules.difference_among_several.value}"
-    return f"{rules.points.value}{extra}{where}"
+    values = ", ".join(as_text_value(getattr(rules, name)) for name in deciding_rules)
+    return f"{values}{where}"
 
 
 def score_text(awards: Sequence[Award], pips: Sequence[int], teams: bool) -> str:

@@ -416,7 +416,7 @@ def seats_after(seat: int, players: int) -> Sequence[int]:
 def shape_of(rules: Rules, players: int) -> tuple[int, ...] | None:
     """The tiles ``rules`` deal each seat for ``players`` (None: not played by that many)."""
     try:
-        return rules.hand_size.seat_sizes(players, rules.tile_count)
+        return rules.seat_sizes(players)
     except (KeyError, ValueError):
         return None
 

@@ -100,4 +100,4 @@ def shape_of(variant: str, options: Mapping[str, str]) -> tuple[bool, int]:
         rules = Catalog.shipped().resolve(variant, dict(options))
     except RulesError:
         return False, 6
-    return rules.partnership.value == "two_vs_two", rules.max_pip
+    return rules.teams, rules.max_pip

@@ -287,6 +287,16 @@ class Rules:
         """How many tiles the double-``max_pip`` set has."""
         return (self.max_pip + 1) * (self.max_pip + 2) // 2
 
+    @property
+    def teams(self) -> bool:
+        """Whether the hand is played two against two (seats 0 and 2 against 1 and 3)."""
+        return self.partnership is Partnership.TWO_VS_TWO
+
+    def seat_sizes(self, players: int) -> tuple[int, ...]:
+        """Tiles dealt to each seat with ``players``, seat 0 first (SPEC 5.3); KeyError
+        when the variant is not played by that many."""
+        return self.hand_size.seat_sizes(players, self.tile_count)
+
     def is_matador(self, low: int, high: int) -> bool:
         """Whether the tile [low-high] is a matador: [0-0] or a tile summing to the line sum."""
         return (low == 0 and high == 0) or low + high == self.line_sum

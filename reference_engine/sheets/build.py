@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..engine.compiled import compiled
 from ..rules import Catalog, Rules, registry
-from ..rules.vocabulary import NobodyHasDouble, Opener, Partnership
+from ..rules.vocabulary import NobodyHasDouble, Opener
 from .catalogue import Translator
 from .examples import _examples
 from .figures import (
@@ -87,7 +87,7 @@ def build_sheet(
     catalog = catalog if catalog is not None else Catalog.shipped()
     already = len(tr.untranslated)  # a translator may serve several sheets
     tables = compiled(rules)
-    teams = rules.partnership is Partnership.TWO_VS_TWO
+    teams = rules.teams
     rows = _deal_rows(rules)
     drawing, deal_notes = _drawing(rules, tr)
     matadors = rules.matadors()

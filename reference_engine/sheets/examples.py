@@ -58,7 +58,7 @@ def _example(rules: Rules, players: int, tr: Translator, *, domino: bool) -> str
         seats = " + ".join(SEAT_NAMES[seat] for seat in groups[side])
         return seats if len(groups[side]) == 1 else tr.t("scoring.side", seats=seats)
 
-    teams = rules.partnership is Partnership.TWO_VS_TWO
+    teams = rules.teams
     if teams:
         sides_text = separator.join(" + ".join(SEAT_NAMES[s] for s in group) for group in groups)
         key = "scoring.sides_domino" if domino else "scoring.sides"

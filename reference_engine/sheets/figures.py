@@ -47,7 +47,7 @@ def _matador_tiles(rules: Rules) -> tuple[Diagram, ...]:
 def _deal_rows(rules: Rules) -> tuple[DealRow, ...]:
     rows = []
     for players in rules.players:
-        sizes = rules.hand_size.seat_sizes(players, rules.tile_count)
+        sizes = rules.seat_sizes(players)
         rows.append(
             DealRow(
                 players=players,

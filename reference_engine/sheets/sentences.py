@@ -14,7 +14,7 @@ from types import MappingProxyType
 from ..rules import MatadorMode, Rules
 from ..rules.model import ALL_TILES
 from ..rules.parameters import PARAMETERS, Sentence, parameter
-from ..rules.vocabulary import MatchRule, OpenValues, Partnership
+from ..rules.vocabulary import MatchRule, OpenValues
 from .catalogue import Translator
 from .figures import _deal_rows
 
@@ -125,7 +125,7 @@ def _pips_counted(rules: Rules, tr: Translator, short: bool) -> list[str]:
 
 
 def _match_target(rules: Rules, tr: Translator, short: bool) -> list[str]:
-    suffix = "_sides" if rules.partnership is Partnership.TWO_VS_TWO else ""
+    suffix = "_sides" if rules.teams else ""
     return [tr.tn(f"rule.target.{rules.target.unit}{suffix}", rules.target.value)]
 
 

@@ -201,7 +201,7 @@ def _profile(rules: Rules, tables: _Interner, cites: _Interner) -> dict[str, Any
     profile: dict[str, Any] = {
         "table": tables.add(grid),
         "players": list(rules.players),
-        "reserve": {str(n): table.reserve_for(n) for n in rules.players},
+        "kept": {str(n): table.reserve_for(n) for n in rules.players},
         "draws": table.draws,
         "single_draw": table.one_draw_per_turn,
         "turn": turn,

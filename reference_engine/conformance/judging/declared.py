@@ -32,7 +32,7 @@ DECLARED_CASE = "declared-by-the-engine"
 def rules_sizes(rules: Rules, players: int) -> tuple[int, ...] | None:
     """Each seat's hand size under ``rules`` with ``players`` (None: no such count)."""
     try:
-        return rules.hand_size.seat_sizes(players, rules.tile_count)
+        return rules.seat_sizes(players)
     except KeyError:
         return None
 
@@ -58,7 +58,8 @@ def not_applicable(declaration: Declaration, rules: Rules, case: Case) -> str | 
         sizes = rules_sizes(rules, case.players) or ()
         return (
             f"not applicable: the engine deals {declared} tiles each to {case.players} players, "
-            f"where the rules deal {_sizes(sizes)}; a deviation of hand_size, stated once "
+            f"where the rules deal {_sizes(sizes)}; a deviation of "
+            f"{' and '.join(deciding(Decides.DEAL))}, stated once "
             f"as {DECLARED_CASE}"
         )
     return None

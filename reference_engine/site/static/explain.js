@@ -68,7 +68,7 @@
       single && playable.indexOf(drawn) >= 0,
       playable.length > 0,
       playable.length > 0 && playable.every(isMatador),
-      profile.draws && situation.boneyard - profile.reserve[String(situation.players)] > 0
+      profile.draws && situation.boneyard - profile.kept[String(situation.players)] > 0
     ];
     var turn = profile.turn[facts.reduce(function (n, fact) { return 2 * n + (fact ? 1 : 0); }, 0)];
     var onlyDrawn = single && profile.after_draw !== null;

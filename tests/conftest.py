@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 import pytest
 from browser import browser_session, fresh_page
 from fingerprint import Fingerprint
+from fitting import PIPE_WIDTH, prints_data, too_wide, unfitted, width_of
 from profiles import load_profile
 
 # Imported here, before any test: pytester's in-process runs (the pytest plugin's tests)
@@ -272,29 +273,41 @@ def problems_of() -> Callable[..., list[Problem]]:
 
 @dataclass(frozen=True)
 class CliResult:
-    """What one ``matador`` command did."""
+    """What one ``matador`` command did, and the width its lines were fitted to."""
 
     code: int
     out: str
     err: str
+    width: int = PIPE_WIDTH
 
     @property
     def err_lines(self) -> list[str]:
-        return self.err.splitlines()
+        """Standard error's lines, each message whole (its fitted continuations joined)."""
+        return unfitted(self.err, self.width)
+
+    @property
+    def out_lines(self) -> list[str]:
+        """Standard output's lines, each whole (its fitted continuations joined)."""
+        return unfitted(self.out, self.width)
 
 
 @pytest.fixture
 def matador() -> Callable[..., CliResult]:
     """``matador(*argv)``: run the CLI in-process with StringIO streams.
 
-    Every call also checks the CLI's promise that it never shows a traceback.
+    Every call also checks the CLI's promises that it never shows a traceback, and
+    that every line it prints for a person fits the width (``--width``, else 80).
     """
 
     def call(*argv: str | Path) -> CliResult:
         out, err = io.StringIO(), io.StringIO()
-        code = run([str(arg) for arg in argv], out, err)
-        result = CliResult(code, out.getvalue(), err.getvalue())
+        words = [str(arg) for arg in argv]
+        code = run(words, out, err)
+        result = CliResult(code, out.getvalue(), err.getvalue(), width_of(words))
         assert "Traceback" not in result.out + result.err
+        assert too_wide(result.err, result.width) == []
+        if not prints_data(words):
+            assert too_wide(result.out, result.width) == []
         return result
 
     return call

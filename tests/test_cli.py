@@ -262,7 +262,7 @@ def test_validate_directory_is_invalid_input(
     result = matador("validate", tmp_path)
 
     assert result.code == 1
-    assert result.err == f"matador validate: {tmp_path} is a directory; give variant files\n"
+    assert result.err_lines == [f"matador validate: {tmp_path} is a directory; give variant files"]
 
 
 def test_validate_missing_file_exits_1_and_names_it(

@@ -152,7 +152,9 @@ def test_an_output_that_cannot_be_written_is_a_usage_error_in_every_command(
 
     assert result.code == ExitStatus.USAGE, result.err
     assert result.out == ""
-    assert result.err_lines == [f"matador {command}: cannot write {output}: {_why(result.err)}"]
+    assert result.err_lines == [
+        f"matador {command}: cannot write {output}: {_why(result.err_lines[0])}"
+    ]
 
 
 def _why(err: str) -> str:
@@ -408,7 +410,7 @@ def test_a_case_folder_without_case_files_is_said_so(
     result = matador(command, "--cases", tmp_path)
 
     assert result.code == ExitStatus.INVALID
-    assert result.err == f"matador {command}: --cases: no case file (*.yaml) in {tmp_path}\n"
+    assert result.err_lines == [f"matador {command}: --cases: no case file (*.yaml) in {tmp_path}"]
 
 
 def test_replay_names_itself_on_every_line_it_starts(

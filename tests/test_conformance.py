@@ -13,6 +13,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
+from fitting import unfitted
 from shipped import reference_runs, shipped_cases
 
 from reference_engine.cli import run
@@ -733,7 +734,7 @@ def test_an_engine_started_early_still_judges_as_before(tmp_path: Path) -> None:
 def test_an_empty_engine_command_is_still_a_usage_error() -> None:
     out, err = io.StringIO(), io.StringIO()
     assert run(["conform", "--engine", " "], out, err) == ExitStatus.USAGE
-    assert err.getvalue().count("\n") == 1 and "--engine is empty" in err.getvalue()
+    assert len(unfitted(err.getvalue())) == 1 and "--engine is empty" in err.getvalue()
 
 
 @pytest.mark.parametrize(
@@ -744,5 +745,5 @@ def test_coverage_refuses_to_pass_for_a_judged_run(judging: list[str]) -> None:
     out, err = io.StringIO(), io.StringIO()
     assert run(["conform", "--coverage", *judging], out, err) == ExitStatus.USAGE
     assert out.getvalue() == ""
-    assert err.getvalue().count("\n") == 1
+    assert len(unfitted(err.getvalue())) == 1
     assert "--coverage describes the cases and judges no engine" in err.getvalue()

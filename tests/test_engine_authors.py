@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fitting import flat, unfitted
 from projectfile import force_include
 
 from reference_engine.cli import run
@@ -436,14 +437,15 @@ def test_example_copies_the_engine_and_its_readme_and_never_overwrites(tmp_path:
         kit.read_bytes()
         == (datafiles.data_root() / datafiles.EXAMPLE_COMPANIONS["node"][0]).read_bytes()
     )
-    assert f"node {copied}" in out
+    assert f"node {copied}" in flat(out)
     readme.write_text("my own notes\n", encoding="utf-8")
     copied.unlink()
     code, out, err = matador("example", "node", "--copy", str(tmp_path))
     assert code == ExitStatus.INVALID
-    assert err == f"matador example: {readme} already exists; nothing was copied " + (
-        "(remove it, or copy into another folder)\n"
-    )
+    assert unfitted(err) == [
+        f"matador example: {readme} already exists; nothing was copied "
+        "(remove it, or copy into another folder)"
+    ]
     assert readme.read_text(encoding="utf-8") == "my own notes\n"
     assert not copied.exists()  # all or nothing
 
@@ -452,7 +454,7 @@ def test_example_copy_makes_a_folder_that_does_not_exist(tmp_path: Path) -> None
     folder = tmp_path / "new" / "engine"
     code, out, err = matador("example", "python", "--copy", str(folder))
     assert (code, err) == (ExitStatus.OK, "")
-    assert out.startswith(f"copied python_engine.py and README.md to {folder}\n")
+    assert unfitted(out)[0] == f"copied python_engine.py and README.md to {folder}"
     assert sorted(path.name for path in folder.iterdir()) == ["README.md", "python_engine.py"]
 
 
@@ -460,7 +462,7 @@ def test_example_copy_into_a_file_is_a_usage_error(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("mine\n", encoding="utf-8")
     code, out, err = matador("example", "python", "--copy", str(tmp_path / "file"))
     assert (code, out) == (ExitStatus.USAGE, "")
-    assert err == f"matador example: --copy: {tmp_path / 'file'} is not a folder\n"
+    assert unfitted(err) == [f"matador example: --copy: {tmp_path / 'file'} is not a folder"]
     assert (tmp_path / "file").read_text(encoding="utf-8") == "mine\n"
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fitting import flat
 
 from reference_engine.cli import run
 from reference_engine.conformance.analysis import identification as identify_module
@@ -271,4 +272,4 @@ def test_no_declared_variant_for_the_players_asked_is_invalid(
     code, _, err = identify_command(
         "--engine", f"python:{__file__}:Breaks", "--players", "5", "--hands", "1"
     )
-    assert code == ExitStatus.INVALID and "5 players" in err
+    assert code == ExitStatus.INVALID and "5 players" in flat(err)

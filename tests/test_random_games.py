@@ -24,6 +24,7 @@ from typing import Any
 from xml.etree import ElementTree
 
 import pytest
+from fitting import unfitted
 from hostile.harness import MARKER, leftovers, matador_argv
 
 from reference_engine.cli import run
@@ -303,7 +304,7 @@ def test_an_engine_that_never_starts_gets_a_not_judged_summary(kind: str) -> Non
     assert code == ExitStatus.ENGINE_UNAVAILABLE
     assert "/no/such/program" in text
     if kind == "table":
-        lines = text.splitlines()
+        lines = unfitted(text)
         assert lines[0].startswith("ENGINE UNAVAILABLE: the engine did not start")
         assert lines[1].startswith("NOT JUDGED: ")
         assert len(lines) == 3 and "┃" not in text  # no table of zeros

@@ -44,6 +44,21 @@ NOT_RUN: dict[str, str] = {
     ),
 }
 
+#: The width every command's terminal output fits when it goes to a pipe.
+TERMINAL_WIDTH = 80
+
+#: Formats whose output is data for a program, not lines for a terminal.
+_DATA_FORMATS = frozenset({"json", "jsonl", "junit", "html", "csv", "markdown", "svg"})
+
+
+def _stdout_is_data(command: Command) -> bool:
+    """Whether the command writes data (JSON, HTML, Markdown...) rather than text to read."""
+    argv = command.argv
+    formats = {argv[i + 1] for i, word in enumerate(argv[:-1]) if word == "--format"}
+    formats |= {word.split("=", 1)[1] for word in argv if word.startswith("--format=")}
+    return bool(formats & _DATA_FORMATS) or "--json" in argv
+
+
 #: Names of files a command makes: in the command or in its comment.
 _FILE_NAME = re.compile(r"(?<![\w/.-])[\w-]+\.(?:pdf|png|svg|json|jsonl|html|md|csv|xml)\b")
 
@@ -297,6 +312,12 @@ def test_readme_command_runs_from_another_folder(command: Command, tmp_path: Pat
     result = _run(command, tmp_path)
 
     assert result.returncode == 0, f"exit {result.returncode}:\n{result.stderr[-2000:]}"
+    wide = [
+        line
+        for line in (result.stdout + result.stderr).splitlines()
+        if len(line) > TERMINAL_WIDTH and not _stdout_is_data(command)
+    ]
+    assert wide == [], f"{len(wide)} line(s) wider than {TERMINAL_WIDTH} columns: {wide[:3]}"
     for name in _makes(command):
         if name not in before:
             assert (tmp_path / name).is_file(), f"{name} was not made"

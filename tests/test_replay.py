@@ -1104,7 +1104,9 @@ def test_replay_says_valid_for_a_good_record(tmp_path: Path, matador: Callable[.
     path.write_text(_played("gamerules-com"), encoding="utf-8")
     done = matador("replay", path)
     assert done.code == 0, done.err
-    assert done.out.startswith(f"{path}: valid: 4 hand(s), 137 action(s) legal under gamerules-com")
+    assert done.out_lines[0].startswith(
+        f"{path}: valid: 4 hand(s), 137 action(s) legal under gamerules-com"
+    )
 
 
 @pytest.mark.parametrize(
@@ -1131,8 +1133,8 @@ def test_replay_of_a_folder_without_records_says_so(
 ) -> None:
     done = matador("replay", tmp_path)
     assert done.code == 1
-    assert done.err.startswith(f"matador replay: {tmp_path}: no game record (*.json)")
-    assert done.err.count("\n") == 1
+    assert done.err_lines[0].startswith(f"matador replay: {tmp_path}: no game record (*.json)")
+    assert len(done.err_lines) == 1
 
 
 # --------------------------------------------------------------------------- never a crash

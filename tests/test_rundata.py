@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
+from fitting import flat, unfitted
 from shipped import shipped_cases
 
 from reference_engine.cli import run
@@ -132,7 +133,7 @@ def test_a_file_that_is_no_run_is_one_line(tmp_path: Path, content: str, says: s
     path.write_text(content, encoding="utf-8")
     status, out, err = _report(str(path))
     assert status == ExitStatus.INVALID and out == ""
-    assert err.count("\n") == 1 and says in err and str(path) in err
+    assert len(unfitted(err)) == 1 and says in flat(err) and str(path) in err
     with pytest.raises(RunFileError):
         read_run(content.splitlines(), "run.jsonl")
 

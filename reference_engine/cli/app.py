@@ -158,8 +158,12 @@ def run(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
     Both streams are :class:`~reference_engine.sinks.Terminal` streams: whatever a
     command writes, an engine's text included, reaches them with no control
     sequence but the command's own colours on a terminal."""
+    from ..text.fit import Fitted
+
     output = GuardedOutput(cast(TextIO, Terminal(stdout)))
-    stderr = cast(TextIO, Terminal(stderr))
+    # Every message is fitted to the width: --width's, else the terminal's, else 80.
+    messages = Fitted(cast(TextIO, Terminal(stderr)), _width(argv, stderr))
+    stderr = cast(TextIO, messages)
     try:
         status = _run(argv, cast(TextIO, output), stderr)
         output.flush()
@@ -169,7 +173,24 @@ def run(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
     except OutputFailed as failure:
         stderr.write(f"{_command_name(argv)}: cannot write the output: {failure.reason}\n")
         return ExitStatus.INVALID
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            messages.flush()
     return status
+
+
+def _width(argv: Sequence[str], stream: TextIO) -> int:
+    """The width asked for on the command line (``--width N``), else ``stream``'s own."""
+    from ..text.tables import style_for
+
+    asked = None
+    for index, word in enumerate(argv):
+        value = argv[index + 1] if word == "--width" and index + 1 < len(argv) else None
+        if word.startswith("--width="):
+            value = word.split("=", 1)[1]
+        if value is not None and value.isdigit():
+            asked = int(value)
+    return style_for(stream, asked).width
 
 
 def _command_name(argv: Sequence[str]) -> str:
@@ -295,14 +316,48 @@ def _close_quietly(device: TextIO) -> None:
         device.close()
 
 
+#: The commands whose standard output is for a program, never broken into lines:
+#: ``engine`` speaks the protocol, ``completion`` prints a shell script.
+PRINTS_DATA = frozenset({"engine", "completion"})
+
+#: The ``--format`` values that are text for a person to read (the others are data:
+#: JSON, Markdown, HTML, JUnit, CSV, a PDF).
+TEXT_FORMATS = frozenset({"table", "text"})
+
+
 def _handle(handler: Handler, args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    """Run ``handler``; what a command without its own ``--output`` prints goes to ``-o``."""
+    """Run ``handler``; what a command without its own ``--output`` prints goes to ``-o``.
+
+    Standard output is fitted to the width (``--width``, else the terminal's, else
+    80) when it is text for a person, not data (see :data:`PRINTS_DATA`,
+    :data:`TEXT_FORMATS`); :func:`run` fits the messages.
+    """
+    from ..text.fit import Fitted
+    from ..text.tables import style_for
+
     output = getattr(args, "output", None)
     with safeio.size_limit(getattr(args, "max_bytes", None)):
         if output is None or output == "-" or not getattr(args, "redirected", False):
-            return handler(args, stdout, stderr)
+            if _prints_text(args):
+                width = style_for(stdout, getattr(args, "width", None)).width
+                stdout = cast(TextIO, Fitted(stdout, width))
+            status = handler(args, stdout, stderr)
+            stdout.flush()  # (a last line left without its newline, fitted)
+            return status
         printed = io.StringIO()
-        status = handler(args, cast(TextIO, Terminal(printed)), stderr)
+        into: TextIO = cast(TextIO, Terminal(printed))
+        if _prints_text(args):  # the file holds what the command prints, fitted alike
+            into = cast(TextIO, Fitted(into, style_for(into, getattr(args, "width", None)).width))
+        status = handler(args, into, stderr)
+        into.flush()
         if printed.getvalue() or status == ExitStatus.OK:
             safeio.write_atomically(output, printed.getvalue())
         return status
+
+
+def _prints_text(args: argparse.Namespace) -> bool:
+    """Whether the command prints text for a person (fitted to the width), not data."""
+    if args.command in PRINTS_DATA:
+        return False
+    chosen = (getattr(args, "format", None), getattr(args, "report", None))
+    return all(not isinstance(value, str) or value in TEXT_FORMATS for value in chosen)

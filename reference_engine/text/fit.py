@@ -13,6 +13,7 @@ can be copied). A line that fits, a table's or a coloured one, passes untouched.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any, TextIO
 
 #: An SGR sequence (colour): it takes no column.
@@ -55,6 +56,10 @@ class Fitted:
         for line in lines:
             self._stream.write("\n".join(fit_line(line, self._width)) + "\n")
         return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for text in lines:
+            self.write(text)
 
     def flush(self) -> None:
         """Write an unfinished last line as it is, fitted, and flush the stream."""

@@ -413,4 +413,4 @@ def test_a_table_of_an_interrupted_run_counts_the_unfinished_variants_as_not_run
     assert "INTERRUPTED by SIGINT after 1 of 4 case run(s) (3 not run)" in text
     assert "1 passed, 0 failed, 0 errored, 0 skipped, 3 not run" in text
     dutch = next(line for line in text.splitlines() if "dutch" in line)
-    assert dutch.split()[-2:] == ["2", "│"]  # both dutch runs in the "not run" column
+    assert dutch.split()[-1] == "2"  # both dutch runs in the "not run" column, the last

@@ -47,14 +47,15 @@ class Fitted:
 
     def __init__(self, stream: TextIO, width: int) -> None:
         self._stream = stream
-        self._width = width
+        #: The width lines are fitted to (what a table written here is laid out to).
+        self.width = width
         self._pending = ""
 
     def write(self, text: str) -> int:
         self._pending += text
         *lines, self._pending = self._pending.split("\n")
         for line in lines:
-            self._stream.write("\n".join(fit_line(line, self._width)) + "\n")
+            self._stream.write("\n".join(fit_line(line, self.width)) + "\n")
         return len(text)
 
     def writelines(self, lines: Iterable[str]) -> None:
@@ -64,7 +65,7 @@ class Fitted:
     def flush(self) -> None:
         """Write an unfinished last line as it is, fitted, and flush the stream."""
         if self._pending:
-            self._stream.write("\n".join(fit_line(self._pending, self._width)))
+            self._stream.write("\n".join(fit_line(self._pending, self.width)))
             self._pending = ""
         self._stream.flush()
 

@@ -104,6 +104,10 @@ class Style:
         """A heading: bold on a terminal."""
         return _sgr("1", text) if self.colour and text else text
 
+    def alarm(self, text: str) -> str:
+        """A failure or a broken rule: bold red on a terminal."""
+        return _sgr("1;31", text) if self.colour and text else text
+
 
 def marked_as(style: Style) -> str:
     """How a marked cell looks, for a legend: ``*`` before it, or its colour on a terminal."""

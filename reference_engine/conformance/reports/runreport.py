@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO, cast
 
 from ... import sinks
+from ...text.tables import style_for
 from ..analysis.rulereport import RuleVerdict, Standing, rule_verdicts
 from ..analysis.ruletext import deviation_data, deviation_lines, rule_data, rule_lines
 from ..judging.divergences import DifferentialResult
@@ -27,7 +28,7 @@ from ..session.runner import CaseRun, Verdict
 from ..suite.casedata import SUITE_VERSION
 from ..transport.latency import Slowness
 from .randomreport import divergence_data, error_data, random_lines
-from .verdicttable import write_verdict_table
+from .verdicttable import alarmed, write_verdict_table
 
 #: The widest the table's title is drawn (an engine's long name is cut).
 TITLE_WIDTH = 76
@@ -192,13 +193,14 @@ def write_table(
     if summary is not None and summary.judged_nothing(runs):
         stream.write(summary_text(summary, runs) + not_judged_text(runs))
         return
+    style = style_for(stream, getattr(stream, "width", None))
     for run in runs:
         if run.verdict in (Verdict.FAIL, Verdict.ERROR, Verdict.BROKEN):
-            stream.write(failure_text(run) + "\n\n")
+            stream.write(alarmed(failure_text(run), style) + "\n\n")
     verdicts = rule_verdicts(runs, random=summary.random if summary is not None else None)
     broken_rules = rule_lines(verdicts)
     if broken_rules:
-        stream.write("\n".join(broken_rules) + "\n\n")
+        stream.write("\n".join(alarmed(line, style) for line in broken_rules) + "\n\n")
     if summary is not None and summary.random is not None:
         stream.write("\n".join(random_lines(summary.random)) + "\n\n")
     notes = summary_text(summary, runs)

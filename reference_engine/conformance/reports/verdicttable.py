@@ -1,14 +1,13 @@
-"""The compliance table of ``matador conform``: a row per variant, a column per verdict.
+"""The compliance table of ``matador conform`` (a row per variant, a column per verdict),
+and the colour of a failure's heading (:func:`alarmed`).
 
-It is drawn as rich draws a table with a heavy head (rich's default), 80
-columns wide, its title centred above it. Where the table is plain text (not
-on a terminal), in ASCII, and fits with its title, this module draws those
-very characters itself (:func:`plain_lines`): importing rich costs a
-conformance run a twentieth of its time. Anywhere else (colour and bold on a
-terminal, wide characters, a table to be wrapped) rich draws it. Either way
-no text is read as rich markup: an engine's name comes from the engine, and
-``[/x]`` in it must be printed, not obeyed. tests/test_reports.py holds the
-two drawings to the same characters.
+It is drawn as every command draws its tables (:mod:`reference_engine.text.tables`):
+fitted to the width (``--width``, else the terminal's, else 80), its title
+above it in bold on a terminal. A count of failed, errored or broken case runs
+that is not zero is marked: in colour on a terminal (never with ``NO_COLOR``),
+led by ``*`` elsewhere. The title holds the engine's name, which comes from the
+engine: it is cut to the width, never wrapped (a wrapped piece could stand
+alone and pass for a line of the report's own).
 """
 
 from __future__ import annotations
@@ -16,66 +15,74 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TextIO
 
-#: The width the table is drawn to.
-WIDTH = 80
+from ...text.fit import fit_line
+from ...text.tables import GAP, MARK, Cell, Column, Style, render, style_for, table
+from ..session.runner import Verdict
+
+#: The columns whose counts, when not zero, say something went wrong.
+ALARMING = frozenset({"fail", "error", "broken"})
 
 
 def write_verdict_table(
     stream: TextIO, title: str, header: Sequence[str], rows: Sequence[Sequence[str]]
 ) -> None:
-    """Draw the table: the first column left-aligned, the others (counts) right-aligned;
-    the last row is the total, in bold where there is bold."""
-    plain = None if stream.isatty() else plain_lines(title, header, rows)
-    if plain is not None:
-        stream.write("\n".join(plain) + "\n")
-        return
-    from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
-
-    # (one line, cut to the table's width: a wrapped line of an engine's name could
-    # stand alone and pass for one of the report's own)
-    table = Table(title=Text(title, no_wrap=True, overflow="ellipsis"))
-    table.add_column(Text(header[0]))
-    for name in header[1:]:
-        table.add_column(Text(name), justify="right")
-    for number, row in enumerate(rows):
-        style = "bold" if number == len(rows) - 1 else None
-        table.add_row(*(Text(cell) for cell in row), style=style)
-    Console(file=stream, width=WIDTH, no_color=not stream.isatty()).print(table)
-
-
-def plain_lines(
-    title: str, header: Sequence[str], rows: Sequence[Sequence[str]]
-) -> list[str] | None:
-    """The table's lines as rich draws it off a terminal, or None where this cannot tell
-    (text that is not printable ASCII, a table wider than :data:`WIDTH` or narrower
-    than its title, no title, a title with spaces at an end or two together)."""
-    cells = [header, *rows]
-    texts = [title, *(cell for row in cells for cell in row)]
-    if not all(text.isascii() and text.isprintable() for text in texts):
-        return None
-    widths = [max(len(row[column]) for row in cells) for column in range(len(header))]
-    width = sum(widths) + 3 * len(widths) + 1
-    if width > WIDTH or len(title) > width or title != " ".join(title.split()) or not title:
-        return None  # (rich strips and wraps a title's spaces its own way)
-
-    def line(row: Sequence[str], bar: str) -> str:
-        shown = (
-            cell.ljust(size) if column == 0 else cell.rjust(size)
-            for column, (cell, size) in enumerate(zip(row, widths, strict=True))
-        )
-        return bar + bar.join(f" {cell} " for cell in shown) + bar
-
-    def rule(left: str, line: str, middle: str, right: str) -> str:
-        return left + middle.join(line * (size + 2) for size in widths) + right
-
-    before = (width - len(title)) // 2
-    return [
-        " " * before + title + " " * (width - len(title) - before),
-        rule("┏", "━", "┳", "┓"),
-        line(header, "┃"),
-        rule("┡", "━", "╇", "┩"),
-        *(line(row, "│") for row in rows),
-        rule("└", "─", "┴", "┘"),
+    """Draw the table: the first column left-aligned, the counts right-aligned, the
+    alarming counts that are not zero marked; the last row is the total."""
+    style = style_for(stream, getattr(stream, "width", None))
+    cells = [
+        [
+            Cell(text, marked=number > 0 and header[number] in ALARMING and text != "0")
+            for number, text in enumerate(row)
+        ]
+        for row in rows
     ]
+    # (a variant's id is never broken; a count neither, with its mark, nor a header's word)
+    columns = [
+        Column(
+            name,
+            right=number > 0,
+            narrowest=max(
+                *(len(word) for word in name.split()),
+                *(len(row[number].text) + row[number].marked for row in cells),
+            ),
+        )
+        for number, name in enumerate(header)
+    ]
+    if len(title) > style.width:
+        title = title[: style.width - 3] + "..."
+    floors = sum(column.narrowest for column in columns) + len(GAP) * (len(columns) - 1)
+    if floors <= style.width:
+        body = render(table(columns, cells), style)
+    else:  # too narrow for the columns: a line per variant, its counts named
+        body = [
+            f"{row[0].text}: "
+            + ", ".join(
+                f"{_shown(cell, style)} {name}"
+                for name, cell in zip(header[1:], row[1:], strict=True)
+            )
+            for row in cells
+        ]
+        body = [piece for line in body for piece in fit_line(line, style.width)]
+    stream.write("\n".join([style.strong(title), *body]) + "\n")
+
+
+def _shown(cell: Cell, style: Style) -> str:
+    """A count, marked as the table marks it."""
+    if not cell.marked:
+        return cell.text
+    return style.alarm(cell.text) if style.colour else MARK + cell.text
+
+
+def alarmed(text: str, style: Style) -> str:
+    """``text`` with its heading in colour on a terminal where it tells of a failure (``FAIL
+    case...``, ``ERROR``, ``BROKEN``) or a broken rule (``RULE name ...: broken``)."""
+    head, _, rest = text.partition(" ")
+    if head in _ALARMS or (head == "RULE" and ": broken" in text.split("\n", 1)[0]):
+        return style.alarm(head) + " " + rest
+    return text
+
+
+#: The headings of a failed, errored or broken case run.
+_ALARMS = frozenset(
+    verdict.value.upper() for verdict in (Verdict.FAIL, Verdict.ERROR, Verdict.BROKEN)
+)

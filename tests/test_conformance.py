@@ -187,6 +187,7 @@ def test_json_report_has_header_lines_and_footer(
     assert all(line["failed"] == 0 and line["held"] > 0 for line in lines if line["type"] == "rule")
     ended = lines[-1].pop("ended")
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", ended), ended
+    assert lines[-1].pop("command") is None  # (judged in process: no command line ran it)
     assert lines[-1] == {
         "type": "footer",
         "pass": len(runs),

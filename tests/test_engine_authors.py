@@ -210,7 +210,7 @@ def test_random_games_find_no_divergence_in_the_python_example() -> None:
         "--case", SURVEY_CASE, "--random", "20", "--seed", "5",
     )  # fmt: skip
     assert code == ExitStatus.OK, out + err
-    assert "0 kind(s) of divergence" in out
+    assert "0 kind(s) of divergence" in flat(out)
 
 
 # ---------------------------------------------------------- python: engines from the user's folder
@@ -335,11 +335,11 @@ def test_an_engine_that_cannot_be_had_is_one_line_without_a_traceback(
     expected = says.format(folder=folder.resolve())
     if status == ExitStatus.USAGE:
         assert done.stdout == ""
-        assert done.stderr.count("\n") == 1, done.stderr
+        assert len(unfitted(done.stderr)) == 1, done.stderr
         assert done.stderr.startswith("matador conform: --engine: ")
-        assert expected in done.stderr
+        assert flat(expected) in flat(done.stderr)
     else:  # the run says once why the engine did not start, then the table
-        first = done.stdout.splitlines()[0]
+        first = unfitted(done.stdout)[0]
         assert first.startswith(f"ENGINE UNAVAILABLE: the engine did not start: {expected}")
 
 

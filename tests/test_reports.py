@@ -127,19 +127,36 @@ def test_the_markdown_report_lists_each_failure(failing: Judged) -> None:
     runs, _ = failing
     text = report("markdown", failing)
     section = text.split("\n## Failures\n", 1)[1]
-    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    section = section.split("\n## Errors", 1)[0]
+    rows = [
+        line for line in section.splitlines() if line.startswith("| ") and "| step |" not in line
+    ]
     assert len(rows) == deviations(runs)
-    assert rows[0].count(" | ") == 6  # case, step, expected, got, rule, section, citation
+    assert rows[0].count(" | ") == 4  # step, expected, got, rule, section (cited under Rules)
+    assert "Rerun:" not in section  # (a run whose command is unknown says no command)
+    # The case's own heading, then its rows; the citation is the Rules section's, once.
+    mine = section.split(f"\n### `{CASE}` \\[gamerules-com\\]\n", 1)[1].split("\n### ", 1)[0]
     opening = (
-        f"| `{CASE}` \\[gamerules-com\\] | hand 1, step 1: legal actions differ | `6-6` | "
-        f"`6-6 pass` | opener = highest_double | SPEC 6.3 | {GAMERULES_TITLE}, "
-        "Distribution et pioche : là où les sources divergent (text 000): "
-        f"{OPENER_SAYS} |"
+        "| hand 1, step 1: legal actions differ | `6-6` | `6-6 pass` "
+        "| opener = highest_double | SPEC 6.3 |"
     )
-    assert opening in rows
+    assert opening in mine.splitlines()
     # Step 2 of the same case: the pass is blamed on pass_when, a reading of a gap there.
-    second = next(row for row in rows if f"`{CASE}` \\[gamerules-com\\] | hand 1, step 2:" in row)
-    assert "pass_when = no_play | SPEC 8.1 | a reading of gap draw-rule-silent |" in second
+    second = next(row for row in mine.splitlines() if row.startswith("| hand 1, step 2:"))
+    assert second.endswith("| pass_when = no_play | SPEC 8.1 |")
+    rules = text.split("\n## Rules\n", 1)[1].split("\n## Failures\n", 1)[0]
+    assert rules.count(f"{GAMERULES_TITLE} (text 000, Distribution et pioche") == 1
+
+
+def test_each_failure_in_the_markdown_report_gives_the_command_that_reruns_it(
+    failing: Judged,
+) -> None:
+    runs, info = failing
+    out = io.StringIO()
+    command = "matador conform --engine 'my engine --deviate'"
+    WRITERS["markdown"](runs, info, out, RunSummary(command=command))
+    section = out.getvalue().split("\n## Failures\n", 1)[1].split("\n## Errors", 1)[0]
+    assert section.count(f"Rerun: `{command} --case ") == section.count("\n### ") > 0
 
 
 def test_a_passing_markdown_report_keeps_its_table(passing: Judged) -> None:

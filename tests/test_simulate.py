@@ -20,6 +20,7 @@ from math import comb, sqrt
 from pathlib import Path
 
 import pytest
+from fitting import flat, unfitted
 
 from reference_engine.cli.app import run
 from reference_engine.disputes import odds
@@ -372,7 +373,7 @@ def test_a_strategy_in_the_current_folder_needs_no_pythonpath(tmp_path: Path) ->
         timeout=120,
     )
     assert done.returncode != 0
-    assert done.stderr.count("\n") == 1 and "has no attribute 'nope'" in done.stderr
+    assert len(unfitted(done.stderr)) == 1 and "has no attribute 'nope'" in flat(done.stderr)
     assert "Traceback" not in done.stderr
 
 
@@ -663,10 +664,10 @@ def test_a_strategy_that_misbehaves_is_one_line(
     if mode:  # (loaded here, its import printed to standard error)
         err = err.replace("printed at import\n", "")
     assert status == 1 and out == ""
-    assert err.count("\n") == 1 and err.startswith(
+    assert len(unfitted(err)) == 1 and err.startswith(
         f"matador simulate: strategy python:hostile_strategies:{name}: "
     )
-    assert says in err and "Traceback" not in err
+    assert says in flat(err) and "Traceback" not in err
 
 
 @pytest.mark.slow

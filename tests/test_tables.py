@@ -179,8 +179,11 @@ def test_compare_marks_the_value_unlike_the_rest_of_its_row() -> None:
     # pagat's opener is designated (by lot), german's the holder of the highest double
     out = matador("compare", "pagat", "german", "pagat:crosswise=berndt")
     row = next(line for line in out.splitlines() if line.startswith("opener "))
-    # "*highest_double" is 15 long, the cell 12: it breaks after the underscore
-    assert row.split() == ["opener", "designated", "*highest_", "designated"]
+    # the value in words, "*highest double", 15 long in a cell of 12: it breaks between
+    # words, never inside one
+    assert row.split() == ["opener", "designated", "*highest", "designated"]
+    after = out.splitlines()[out.splitlines().index(row) + 1]
+    assert after.split() == ["double"]  # (the cell's next line: between words)
     players = next(line for line in out.splitlines() if line.startswith("max_pip "))
     assert "*" not in players  # every variant plays the double-six set
 

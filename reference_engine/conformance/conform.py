@@ -28,6 +28,7 @@ from ..sinks import Terminal
 from .games.differential import DifferentialResult, Divergence, differential, game_targets
 from .protocol.interface import Engine, EngineInfo, ReferenceEngine, load_python_engine
 from .reports.badge import write_badge
+from .reports.rerun import run_command
 from .reports.runreport import JsonLinesReport, RunSummary, run_notes, summary_line, totals
 from .reports.writers import WRITERS
 from .session.runner import CaseRun, EngineUnavailable, Runner, Verdict, select
@@ -273,6 +274,12 @@ def _run(
             random=random_result,
             finished=finished,
             slowness=runner.latency.summary(),
+            command=run_command(
+                args.engine,
+                args.cases,
+                {"--timeout": args.timeout, "--start-timeout": args.start_timeout},
+                getattr(args, "in_process", False),
+            ),
         )
         if stream is not None:
             if not headed:  # interrupted before the engine had greeted

@@ -51,6 +51,13 @@ def value_text(rules: Rules, rule: str) -> str:
     return "—" if plain is None else str(plain)
 
 
+def in_words(value: str) -> str:
+    """A value as a person reads it in a table (``highest double holder``): the
+    identifiers' underscores made spaces, so a cell wraps between words, never inside
+    one. JSON, and the options a person types, keep the identifiers."""
+    return value.replace("_", " ")
+
+
 def cell(rules: Rules, rule: str) -> Cell:
     """The cell for ``rule`` of ``rules``."""
     provenance = rules.provenance.get(rule)
@@ -256,7 +263,10 @@ def _matrix_rows(
     key: list[tuple[str, str]] = []
     for rule in rule_names():
         cells = [cell(r, rule) for r in rules_list]
-        texts = [(c.value + (READING if c.gap else "")) if c.applicable else "n/a" for c in cells]
+        texts = [
+            (in_words(c.value) + (READING if c.gap else "")) if c.applicable else "n/a"
+            for c in cells
+        ]
         values = [c.value if c.applicable else "n/a" for c in cells]
         common = max(values, key=values.count)
         if any(len(tables.wrap(text, CELL_WIDEST)) > CELL_LINES for text in texts):
@@ -264,9 +274,9 @@ def _matrix_rows(
             for value in values:
                 if value not in codes:
                     codes[value] = _code(len(codes) - 1)
-                    key.append((f"{rule} {codes[value]}", value.replace("; ", "\n")))
+                    key.append((f"{rule} {codes[value]}", in_words(value).replace("; ", "\n")))
             shown = [
-                codes[v] + t[len(v) :] if c.applicable else v
+                codes[v] + t[len(in_words(v)) :] if c.applicable else v
                 for c, v, t in zip(cells, values, texts, strict=True)
             ]
         else:
@@ -325,7 +335,7 @@ def diff_table(first: Rules, second: Rules) -> tables.Table:
         if not c.applicable:
             return "n/a (no effect under its other rules)"
         gap = f" [reading of gap {c.gap}]" if c.gap else ""
-        return f"{c.value}{gap}" + (f"\nfrom {c.source}" if c.source else "")
+        return f"{in_words(c.value)}{gap}" + (f"\nfrom {c.source}" if c.source else "")
 
     return tables.table(
         ["rule", label(first), label(second)],

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import IO
 
 import pytest
+from fitting import flat, unfitted
 
 HERE = Path(__file__).resolve().parent
 FAKE_ENGINE = HERE / "fake_engine.py"
@@ -43,6 +44,21 @@ class Finished:
     def output(self) -> str:
         """Both streams together, for messages that may go to either."""
         return self.stdout + self.stderr
+
+    @property
+    def said(self) -> str:
+        """Both streams as one line of words, whatever the width made of their lines."""
+        return flat(self.output)
+
+    @property
+    def messages(self) -> list[str]:
+        """Standard error's messages, each whole (its fitted continuations joined)."""
+        return unfitted(self.stderr)
+
+    @property
+    def out_lines(self) -> list[str]:
+        """Standard output's lines, each whole (its fitted continuations joined)."""
+        return unfitted(self.stdout)
 
 
 def _tagged(tag: str) -> list[int]:

@@ -75,7 +75,7 @@ def test_an_interrupt_raised_at_import_is_the_engine_s_failure_said_in_one_line(
     engine = _engine(tmp_path, "raise KeyboardInterrupt\n")
     done = run_matador("conform", "--engine", engine, *TWO, cwd=tmp_path)
     assert done.status == ExitStatus.ENGINE_UNAVAILABLE, done.output
-    first = done.stdout.splitlines()[0]
+    first = done.out_lines[0]
     assert first.startswith("ENGINE UNAVAILABLE: the engine did not start: ")
     assert "KeyboardInterrupt" in first
     # loaded into the judge, it is a spec that does not load: one line, status 2

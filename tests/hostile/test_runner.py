@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from fitting import flat
 
 from reference_engine.exits import ExitStatus
 
@@ -81,7 +82,7 @@ def test_an_engine_that_fails_its_handshake_is_reported_once_and_nothing_runs(
     timeout = NEEDS_TIME.get(mode, FAST)
     done = run_matador("conform", "--engine", fake_engine(mode), *timeout, *TWO)
     assert done.status == status, done.output
-    assert says in done.output
+    assert flat(says) in done.said
     assert done.output.count("ENGINE UNAVAILABLE") == 1
     assert "2 not run" in done.stdout
     assert done.seconds < 10
@@ -108,7 +109,7 @@ def test_an_engine_that_breaks_mid_case_errors_that_case_and_is_restarted(
 ) -> None:
     done = run_matador("conform", "--engine", fake_engine(mode), *FAST, *TWO)
     assert done.status == INVALID, done.output
-    assert says in done.stdout
+    assert flat(says) in flat(done.stdout)
     assert "0 passed, 0 failed, 2 errored" in done.stdout
 
 
@@ -131,7 +132,7 @@ def test_a_reply_of_the_wrong_type_is_an_error_even_when_it_compares_equal(
 ) -> None:
     done = run_matador("conform", "--engine", fake_engine(mode), *FAST, *SCORED)
     assert done.status == INVALID, done.output
-    assert says in done.stdout
+    assert flat(says) in flat(done.stdout)
     assert "0 passed, 0 failed, 1 errored" in done.stdout
 
 
@@ -234,7 +235,7 @@ def test_a_hosted_spec_that_loads_no_engine_is_unavailable_saying_why(
 ) -> None:
     done = run_matador("conform", "--engine", engine, *TWO, env=_python_engines())
     assert done.status == UNAVAILABLE, done.output
-    assert says in done.output and "ENGINE UNAVAILABLE" in done.output
+    assert flat(says) in done.said and "ENGINE UNAVAILABLE" in done.output
 
 
 #: How each misbehaving Python engine is judged, in the judge and in a process of its own.
@@ -271,7 +272,7 @@ def test_a_python_engine_that_misbehaves_is_judged_like_a_program(
     engine = f"python:hostile_engines:{name}"
     done = run_matador("conform", "--engine", engine, *mode, *FAST, *TWO, env=_python_engines())
     assert done.status == status, done.output
-    assert (in_process if mode else hosted or in_process) in done.output
+    assert flat(in_process if mode else hosted or in_process) in done.said
 
 
 def _python_engines() -> dict[str, str]:
@@ -521,7 +522,7 @@ def test_a_case_with_bad_notation_or_a_missing_seat_is_broken(
     cases = _case_file(tmp_path, SOUND_HAND, act=act, seat=seat)
     done = run_matador("conform", "--cases", str(cases))
     assert done.status == ExitStatus.BROKEN_CASE, done.output
-    assert says in done.stdout
+    assert flat(says) in flat(done.stdout)
 
 
 def test_the_random_mode_survives_an_engine_that_crashes() -> None:

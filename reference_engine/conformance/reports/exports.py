@@ -24,6 +24,7 @@ from ..protocol.interface import EngineInfo
 from ..suite.casedata import SUITE_VERSION
 from .failures import FailureRow, divergence_rows, failure_rows
 from .randomreport import divergence_lines, error_lines
+from .rerun import rerun_command
 from .runreport import (
     VERDICTS,
     RunSummary,
@@ -249,7 +250,7 @@ def write_markdown(
     verdicts = rule_verdicts(runs, random=summary.random if summary is not None else None)
     if verdicts:
         _markdown_rules(verdicts, stream)
-    _markdown_failures(runs, stream)
+    _markdown_failures(runs, stream, summary)
 
 
 def _markdown_rules(verdicts: Sequence[RuleVerdict], stream: TextIO) -> None:
@@ -279,41 +280,51 @@ def _markdown_rules(verdicts: Sequence[RuleVerdict], stream: TextIO) -> None:
             stream.write(sinks.markdown_fence(lines))
 
 
-def _markdown_failures(runs: Sequence[CaseRun], stream: TextIO) -> None:
-    """Every failing expectation, one row each; then the runs that errored or were broken."""
+def _markdown_failures(
+    runs: Sequence[CaseRun], stream: TextIO, summary: RunSummary | None = None
+) -> None:
+    """Every failing expectation, grouped by case run: a heading per run with the command
+    that reruns it, a row per expectation (the rules' citations are said once, under
+    Rules); then the runs that errored or were broken, each with its command too."""
     rows = failure_rows(runs)
+    command = summary.command if summary is not None else None
     if rows:
-        stream.write(
-            f"\n## Failures\n\n{len(rows)} expectation(s) did not hold.\n\n"
-            "| case | step | expected | got | rule | section | citation |\n"
-            "|---|---|---|---|---|---|---|\n"
-        )
-    for row in rows:
-        _markdown_row(row, f"{_code(row.case)} {_text(f'[{row.target}]')}", stream)
+        stream.write(f"\n## Failures\n\n{len(rows)} expectation(s) did not hold.\n")
+    failed = [run for run in runs if run.verdict is Verdict.FAIL and run.deviations]
+    start = 0
+    for run in failed:
+        mine = rows[start : start + len(run.deviations)]
+        start += len(run.deviations)
+        stream.write(f"\n### {_code(run.case)} {_text(f'[{run.target.label()}]')}\n\n")
+        rerun = rerun_command(command, run)
+        if rerun:
+            stream.write(f"Rerun: {_code(rerun)}\n\n")
+        stream.write("| step | expected | got | rule | section |\n|---|---|---|---|---|\n")
+        for row in mine:
+            _markdown_row(row, stream)
     problems = [run for run in runs if run.verdict in (Verdict.ERROR, Verdict.BROKEN)]
     if problems:
         stream.write("\n## Errors and broken cases\n\n| case | verdict | what happened |\n")
         stream.write("|---|---|---|\n")
     for run in problems:
         cells = [_code(run.case), _text(f"[{run.target.label()}]"), run.verdict.value]
-        cells = [f"{cells[0]} {cells[1]}", cells[2], _text(run.message)]
+        rerun = rerun_command(command, run)
+        again = f"; rerun: {_code(rerun)}" if rerun else ""
+        cells = [f"{cells[0]} {cells[1]}", cells[2], _text(run.message) + again]
         stream.write("| " + " | ".join(cells) + " |\n")
 
 
-def _markdown_row(row: FailureRow, first: str, stream: TextIO) -> None:
-    """One failing expectation or divergence as a table row, with its rules' citations."""
+def _markdown_row(row: FailureRow, stream: TextIO) -> None:
+    """One failing expectation as a table row: where, what was expected and given, by which
+    rules (their citations are the Rules section's)."""
     rules = "; ".join(note.name for note in row.rules) or "none named"
     sections = ", ".join(dict.fromkeys(note.section for note in row.rules))
-    cited = [note.citation for note in row.rules if note.citation]
-    citation = " / ".join(cited) or "fixed by the SPEC for every variant"
     cells = [
-        first,
         _text(f"{row.where}: {row.message}"),
         _value(row.expected),
         _value(row.got),
         _text(rules),
         _text(sections),
-        _text(citation),
     ]
     stream.write("| " + " | ".join(cells) + " |\n")
 
@@ -324,11 +335,12 @@ def _markdown_random(result: DifferentialResult, stream: TextIO) -> None:
     rows = divergence_rows(result)
     if rows:
         stream.write(
-            "\n| variant, game | step | expected | got | rule | section | citation |\n"
-            "|---|---|---|---|---|---|---|\n"
+            "\n| variant, game | step | expected | got | rule | section |\n"
+            "|---|---|---|---|---|---|\n"
         )
     for row in rows:
-        _markdown_row(row, _text(f"[{row.target}] {row.game}"), stream)
+        stream.write(f"| {_text(f'[{row.target}] {row.game}')} ")
+        _markdown_row(row, stream)
     if result.errors:
         stream.write("\n" + "".join(f"- ERROR {_text(str(error))}\n" for error in result.errors))
         replays = [error for error in result.errors if error.deals]

@@ -168,6 +168,7 @@ def _summary(footer: Mapping[str, Any]) -> RunSummary:
         stderr=str(footer.get("engine_stderr") or ""),
         finished=footer.get("finished"),
         slowness=slowness,
+        command=footer["command"] if isinstance(footer.get("command"), str) else None,
         **({"ended": footer["ended"]} if isinstance(footer.get("ended"), str) else {}),
     )
 

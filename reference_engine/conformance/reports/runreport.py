@@ -28,6 +28,7 @@ from ..session.runner import CaseRun, Verdict
 from ..suite.casedata import SUITE_VERSION
 from ..transport.latency import Slowness
 from .randomreport import divergence_data, error_data, random_lines
+from .rerun import rerun_text
 from .verdicttable import alarmed, write_verdict_table
 
 #: The widest the table's title is drawn (an engine's long name is cut).
@@ -71,6 +72,8 @@ class RunSummary:
     #: When the run ended (ISO 8601, UTC, to the second): the time every report of it shows,
     #: and what a report drawn again from its JSON lines shows too.
     ended: str = field(default_factory=lambda: _utc_now())
+    #: The command that started the run (:func:`.rerun.run_command`), if known.
+    command: str | None = None
 
     @property
     def complete(self) -> bool:
@@ -196,7 +199,8 @@ def write_table(
     style = style_for(stream, getattr(stream, "width", None))
     for run in runs:
         if run.verdict in (Verdict.FAIL, Verdict.ERROR, Verdict.BROKEN):
-            stream.write(alarmed(failure_text(run), style) + "\n\n")
+            again = rerun_text(summary.command if summary else None, run, style.width)
+            stream.write(alarmed(failure_text(run), style) + again + "\n\n")
     verdicts = rule_verdicts(runs, random=summary.random if summary is not None else None)
     broken_rules = rule_lines(verdicts)
     if broken_rules:
@@ -411,6 +415,7 @@ class JsonLinesReport:
                 "engine_stderr": summary.stderr,
                 "slow_replies": _slow_data(summary.slowness),
                 "ended": summary.ended,
+                "command": summary.command,
                 **extra,
             }
         )

@@ -84,3 +84,9 @@ def flat(text: str) -> str:
     """``text`` with every run of whitespace made one space: a message as one line,
     however it was fitted (for tests that read what was said, not how it was laid out)."""
     return " ".join(text.split())
+
+
+def message_count(text: str) -> int:
+    """How many messages ``text`` holds: lines that start at the margin (a fitted
+    message's continuations, and a message's own detail lines, are indented)."""
+    return sum(1 for line in text.splitlines() if line and not line[0].isspace())

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fitting import flat, unfitted
+from fitting import flat, message_count, unfitted
 from projectfile import force_include
 
 from reference_engine.cli import run
@@ -420,7 +420,7 @@ def test_example_prints_the_path_of_the_installed_example(language: str, opening
     code, out, err = matador("example", language)
     assert code == ExitStatus.OK, err
     path = Path(out.strip())
-    assert out.count("\n") == 1 and path.is_absolute()
+    assert message_count(out) == 1 and path.is_absolute()
     assert path == datafiles.example_path(language)
     assert path.read_text(encoding="utf-8").startswith(opening)
 

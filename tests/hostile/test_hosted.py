@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from fitting import message_count
 
 from reference_engine.exits import ExitStatus
 
@@ -111,7 +112,7 @@ def test_any_exception_a_module_raises_while_loaded_in_process_is_one_line(
     engine = _engine(tmp_path, "class Boom(BaseException):\n    pass\nraise Boom('base\\nmulti')\n")
     done = run_matador("conform", "--engine", engine, "--in-process", *TWO, cwd=tmp_path)
     assert done.status == ExitStatus.USAGE, done.output
-    assert done.stderr.count("\n") == 1 and "Boom: base multi" in done.stderr
+    assert message_count(done.stderr) == 1 and "Boom: base multi" in done.said
 
 
 def test_processes_that_leave_the_engine_s_group_do_not_outlive_the_run(tmp_path: Path) -> None:

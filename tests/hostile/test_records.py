@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from fitting import flat
+from fitting import flat, message_count
 from test_replay import BY_ID, Corruption
 
 from reference_engine.exits import ExitStatus
@@ -150,7 +150,7 @@ def test_a_corrupted_record_is_refused_at_its_place(
     assert f"[{code}]" in first, first  # (a line of its own may follow it)
     assert case.says in first
     if case.rule is not None:
-        assert lines[1] == f"  rule: {case.rule}", done.stderr
+        assert f"  rule: {case.rule}" in done.stderr.splitlines(), done.stderr
     assert len(first) < 1200
     assert lines[-1].endswith("problem(s)") or "not shown" in lines[-1]
 
@@ -163,7 +163,7 @@ def test_a_file_that_is_not_a_record_is_refused_with_a_reason(
     assert done.status == ExitStatus.INVALID, done.output
     assert done.stdout == ""
     assert len(done.messages) == 1, done.stderr
-    assert f"{name}.json: " in done.stderr
+    assert f"{name}.json: " in done.said
     assert flat(BROKEN_FILES[name].says) in done.said
 
 
@@ -172,8 +172,8 @@ def test_a_named_pipe_is_refused_without_blocking(tmp_path: Path) -> None:
     os.mkfifo(fifo)
     done = run_matador("replay", str(fifo), timeout=10)
     assert done.status == ExitStatus.INVALID
-    assert flat(done.stderr).startswith(f"matador replay: {fifo}: a named pipe")
-    assert done.stderr.count("\n") == 1
+    assert f"matador replay: {fifo}: a named pipe" in done.said
+    assert message_count(done.stderr) == 1
 
 
 def test_a_loop_of_links_is_refused(tmp_path: Path) -> None:

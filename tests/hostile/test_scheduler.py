@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 
 import pytest
+from fitting import message_count
 
 from reference_engine.simulate.scheduler import NotAScheduler, check
 
@@ -111,5 +112,5 @@ def test_simulate_told_of_a_web_server_ends_in_one_line(
     address = listener(_web_server)
     done = run_matador("simulate", "german", "--hands", "10", "--scheduler", address)
     assert done.status == 1, done.output
-    assert len(done.messages) == 1
-    assert "does not answer as a Dask scheduler does" in done.stderr
+    assert message_count(done.stderr) == 1 and not done.stdout
+    assert "does not answer as a Dask scheduler does" in done.said

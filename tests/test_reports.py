@@ -232,9 +232,13 @@ def test_the_html_report_is_one_file_with_nothing_external(failing: Judged) -> N
     text = report("html", failing)
     assert text.startswith("<!DOCTYPE html>")
     targets = _LINK.findall(text)
-    assert targets and all(target.startswith("#") for target in targets), [
-        t for t in targets if not t.startswith("#")
-    ]
+    # Nothing is loaded from elsewhere; the one kind of link that leaves the page goes to
+    # a section of the specification, in the project's repository.
+    spec = "https://github.com/matador-reference/matador-reference/blob/main/spec/SPEC.md#"
+    outside = [t for t in targets if not t.startswith("#")]
+    assert targets and all(t.startswith(spec) for t in outside), outside
+    assert outside, "the SPEC sections are links"
+    assert not re.search(r"""\b(?:src|action|data)\s*=\s*["']?https?:""", text)
     assert "<link" not in text and "@import" not in text and "url(" not in text
     assert "<script src" not in text
 
@@ -247,7 +251,11 @@ def test_an_html_failure_draws_its_position_and_cites_its_rule(failing: Judged) 
     first = next(a for a in articles if f"{CASE}</code> [gamerules-com], hand 1, step 1:" in a)
     assert "<title>seat 0 holds 0-3 0-4 1-2 2-5 3-5 4-4 6-6</title>" in first
     assert "no tile down yet" in first
-    assert OPENER_SAYS in first and GAMERULES_TITLE in first and "SPEC 6.3" in first
+    # the rule behind it, linked to its row of the Rules table, where its citation is said
+    # once for every failure naming it; its SPEC section a link to the specification
+    assert 'href="#rule-opener---highest-double">opener = highest_double</a>' in first
+    assert ">SPEC 6.3</a>" in first and OPENER_SAYS not in first
+    assert text.count(OPENER_SAYS) == 1 and 'id="rule-opener---highest-double"' in text
     second = next(a for a in articles if f"{CASE}</code> [gamerules-com], hand 1, step 2:" in a)
     assert "<title>the open ends: L 6, R 6</title>" in second
     assert f"<title>seat 1 holds {SEAT_1_HAND}</title>" in second
@@ -397,9 +405,13 @@ def test_a_failure_shows_its_tiles_and_its_citation(page: Page, pages: Path) -> 
     page.goto((pages / "failing.html").as_uri())
     article = page.locator("article.failure", has_text=f"{CASE} [gamerules-com], hand 1, step 2")
     assert article.locator("svg").count() >= 2
+    # a link to a failure folded under its case run's summary unfolds it
+    page.goto((pages / "failing.html").as_uri() + "#" + str(article.get_attribute("id")))
     assert article.locator("svg").first.is_visible()
     article_1 = page.locator("article.failure", has_text=f"{CASE} [gamerules-com], hand 1, step 1")
-    assert OPENER_SAYS in article_1.locator("blockquote.citation").inner_text()
+    article_1.locator("a[href='#rule-opener---highest-double']").click()
+    citation = page.locator("#rule-opener---highest-double + tr.detail blockquote.citation")
+    assert citation.is_visible() and OPENER_SAYS in citation.inner_text()
 
 
 @pytest.mark.slow

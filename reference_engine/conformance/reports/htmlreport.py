@@ -5,17 +5,22 @@ here, and this module only when ``--report html`` is asked for) into a single
 file: inline CSS and script, tiles drawn as inline SVG
 (:mod:`reference_engine.sheets.svg`), no external resource. The page holds the
 compliance table (verdicts per variant), the verdict per rule
-(:mod:`.rulereport`), every case run, and every failing expectation
-(:mod:`.failures`) with its position drawn as tiles, what was expected and
-what the engine gave, the rules behind it with their SPEC sections and the
-variant file's citations; each divergence of the random games is drawn the
-same way, with the game and the deals that replay it. A "failing only"
-checkbox and filters by variant and by rule show and hide rows; the page
-reads the same without its script.
+(:mod:`.rulereport`) with the variant file's citations of each rule said once,
+every case run, and the failing expectations (:mod:`.failures`) grouped by
+variant and case run, each run with the command that reruns it
+(:mod:`.rerun`): each expectation with its position drawn as tiles, what was
+expected and what the engine gave, and the rules behind it, linked to their
+row and to their SPEC section (:mod:`.speclinks`). In a long report only the
+case runs holding a rule's smallest example are unfolded; a link to a failure
+unfolds it. Each divergence of the random games is drawn the same way, with
+the game and the deals that replay it. A "failing only" checkbox and filters
+by variant and by rule show and hide rows; the page reads the same without
+its script.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -37,10 +42,12 @@ from .failures import (
     FailureRow,
     OpenEnd,
     PositionView,
+    RuleNote,
     divergence_rows,
     failure_rows,
     problem_rows,
 )
+from .rerun import rerun_command
 from .runreport import (
     VERDICTS,
     RunSummary,
@@ -50,6 +57,7 @@ from .runreport import (
     tally,
     totals,
 )
+from .speclinks import section_url
 
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
 
@@ -84,6 +92,8 @@ class RuleRow:
     example_label: str
     #: How the rule stands, in words (empty when it held).
     blame: str = ""
+    #: The rule as a failure names it, with its citations (None: no failure names it).
+    note: RuleNote | None = None
 
 
 @dataclass(frozen=True)
@@ -103,11 +113,33 @@ class CaseRow:
 
 
 @dataclass(frozen=True)
+class CaseFailures:
+    """The failing expectations of one case run, with the command that reruns it."""
+
+    case: str
+    target: str
+    file: str
+    line: int | None
+    rerun: str | None
+    failures: tuple[FailureRow, ...]
+
+    @property
+    def anchor(self) -> str:
+        """Its fragment identifier: ``case-`` and the number of its first failure."""
+        return f"case-{self.failures[0].number}"
+
+
+@dataclass(frozen=True)
 class FailureGroup:
-    """The failures of one variant."""
+    """The failures of one variant, by case run."""
 
     variant: str
-    failures: tuple[FailureRow, ...]
+    cases: tuple[CaseFailures, ...]
+
+    @property
+    def failures(self) -> tuple[FailureRow, ...]:
+        """Every failing expectation of the variant, in order."""
+        return tuple(row for case in self.cases for row in case.failures)
 
 
 @dataclass(frozen=True)
@@ -212,6 +244,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters["slug"] = slug
     env.filters["breakable"] = breakable
+    env.filters["spec_links"] = spec_links
     env.globals["ends_svg"] = ends_svg
     env.globals["hand_svg"] = hand_svg
     return env
@@ -232,7 +265,16 @@ def _first_failures(runs: Sequence[CaseRun]) -> tuple[dict[int, int], dict[int, 
     return by_deviation, by_run
 
 
-def _rule_rows(verdicts: Sequence[RuleVerdict], numbers: dict[int, int]) -> list[RuleRow]:
+def _rule_rows(
+    verdicts: Sequence[RuleVerdict],
+    numbers: dict[int, int],
+    failures: Sequence[FailureRow] = (),
+) -> list[RuleRow]:
+    """A row per rule and value; its citations said once, here, for every failure naming it."""
+    notes: dict[str, RuleNote] = {}
+    for failure in failures:
+        for named in failure.rules:
+            notes.setdefault(named.name, named)
     rows = []
     for verdict in verdicts:
         number, label = 0, ""
@@ -243,7 +285,15 @@ def _rule_rows(verdicts: Sequence[RuleVerdict], numbers: dict[int, int]) -> list
         if not verdict.blamed_somewhere:
             number, label = 0, ""
         blame = "" if verdict.quiet else blame_text(verdict)
-        rows.append(RuleRow(verdict=verdict, example=number, example_label=label, blame=blame))
+        rows.append(
+            RuleRow(
+                verdict=verdict,
+                example=number,
+                example_label=label,
+                blame=blame,
+                note=notes.get(verdict.name),
+            )
+        )
     return rows
 
 
@@ -264,12 +314,49 @@ def _case_rows(runs: Sequence[CaseRun], first: dict[int, int]) -> list[CaseRow]:
     ]
 
 
-def _groups(rows: Sequence[FailureRow]) -> list[FailureGroup]:
-    variants = sorted({row.variant for row in rows})
-    return [
-        FailureGroup(variant, tuple(row for row in rows if row.variant == variant))
-        for variant in variants
-    ]
+def _groups(
+    rows: Sequence[FailureRow], runs: Sequence[CaseRun], command: str | None
+) -> list[FailureGroup]:
+    """The failures by variant, then by case run (in the order of the runs)."""
+    by_run = {(run.case, run.target.label()): run for run in runs if run.verdict is Verdict.FAIL}
+    cases: dict[tuple[str, str], list[FailureRow]] = {}
+    for row in rows:
+        cases.setdefault((row.case, row.target), []).append(row)
+    grouped: dict[str, list[CaseFailures]] = {}
+    for (case, target), mine in cases.items():
+        run = by_run.get((case, target))
+        rerun = rerun_command(command, run) if run is not None else None
+        first = mine[0]
+        grouped.setdefault(first.variant, []).append(
+            CaseFailures(case, target, first.file, first.line, rerun, tuple(mine))
+        )
+    return [FailureGroup(variant, tuple(grouped[variant])) for variant in sorted(grouped)]
+
+
+#: Up to this many failing expectations, every case run's failures are shown unfolded.
+UNFOLDED = 12
+
+
+def _open_cases(groups: Sequence[FailureGroup], rules: Sequence[RuleRow]) -> frozenset[str]:
+    """The case runs shown unfolded: every one in a short report, else those holding a
+    rule's smallest example (the rest fold under their summary line)."""
+    cases = [case for group in groups for case in group.cases]
+    if sum(len(case.failures) for case in cases) <= UNFOLDED:
+        return frozenset(case.anchor for case in cases)
+    examples = {row.example for row in rules if row.example}
+    return frozenset(
+        case.anchor for case in cases if any(row.number in examples for row in case.failures)
+    )
+
+
+def spec_links(text: str) -> Markup:
+    """``text`` escaped, each ``SPEC 6.3`` in it a link to that section of the specification."""
+
+    def linked(found: re.Match[str]) -> str:
+        url = section_url(found[0])
+        return f'<a href="{sinks.html(url)}">{found[0]}</a>' if url else found[0]
+
+    return Markup(re.sub(r"SPEC \d+(?:\.\d+)*", linked, sinks.html(text)))
 
 
 def render_html(
@@ -283,7 +370,7 @@ def render_html(
     failures = failure_rows(runs)
     by_deviation, by_run = _first_failures(runs)
     verdicts = rule_verdicts(runs, random=summary.random if summary is not None else None)
-    groups = _groups(failures)
+    groups = _groups(failures, runs, summary.command if summary is not None else None)
     listed = {group.variant for group in groups}
     variant_rows = [
         VariantRow(
@@ -301,6 +388,11 @@ def render_html(
         stamp = now.replace(microsecond=0).isoformat()
     else:
         stamp = summary.ended if summary is not None else RunSummary().ended
+    rule_rows = _rule_rows(
+        verdicts,
+        by_deviation,
+        [*failures, *divergence_rows(summary.random if summary is not None else None)],
+    )
     template = environment().get_template("report.html.j2")
     return template.render(
         engine=f"{info.name} {info.version}" if info else "an unnamed engine",
@@ -313,11 +405,12 @@ def render_html(
         verdict_names=[v.value.replace("_", " ") for v in VERDICTS],
         variant_rows=variant_rows,
         totals=[total[v] for v in VERDICTS],
-        rule_rows=_rule_rows(verdicts, by_deviation),
+        rule_rows=rule_rows,
         broken_rules=sum(1 for verdict in verdicts if verdict.standing is Standing.BROKEN),
         rules_line=rules_line(verdicts).partition(" (")[0],
         case_rows=_case_rows(runs, by_run),
         groups=groups,
+        open_cases=_open_cases(groups, rule_rows),
         failure_count=len(failures),
         problems=problem_rows(runs),
         random=summary.random if summary is not None else None,

@@ -232,7 +232,7 @@ def test_the_junit_report_has_a_failing_test_per_broken_rule() -> None:
 def test_the_markdown_report_has_a_rules_table_and_examples() -> None:
     text = _report("markdown", judged("zero"))
     assert "## Rules" in text and "| rule | section | held | failed |" in text
-    assert "### points = difference (SPEC 10.2)" in text
+    assert "### points = difference ([SPEC 10.2](https://github.com/" in text
 
 
 @pytest.mark.parametrize("kind", sorted(WRITERS))

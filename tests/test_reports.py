@@ -136,14 +136,16 @@ def test_the_markdown_report_lists_each_failure(failing: Judged) -> None:
     assert "Rerun:" not in section  # (a run whose command is unknown says no command)
     # The case's own heading, then its rows; the citation is the Rules section's, once.
     mine = section.split(f"\n### `{CASE}` \\[gamerules-com\\]\n", 1)[1].split("\n### ", 1)[0]
+    spec = "https://github.com/matador-reference/matador-reference/blob/main/spec/SPEC.md"
     opening = (
         "| hand 1, step 1: legal actions differ | `6-6` | `6-6 pass` "
-        "| opener = highest_double | SPEC 6.3 |"
+        "| opener = highest_double "
+        f"| [SPEC 6.3]({spec}#63-opener-opening_tile-opener_lacks_double) |"
     )
     assert opening in mine.splitlines()
     # Step 2 of the same case: the pass is blamed on pass_when, a reading of a gap there.
     second = next(row for row in mine.splitlines() if row.startswith("| hand 1, step 2:"))
-    assert second.endswith("| pass_when = no_play | SPEC 8.1 |")
+    assert "| pass_when = no_play | [SPEC 8.1](" in second
     rules = text.split("\n## Rules\n", 1)[1].split("\n## Failures\n", 1)[0]
     assert rules.count(f"{GAMERULES_TITLE} (text 000, Distribution et pioche") == 1
 

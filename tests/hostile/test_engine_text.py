@@ -170,8 +170,12 @@ def check(kind: str, text: str, baseline: Mapping[str, Any]) -> None:
         assert found.made <= baseline["html"], found.made - baseline["html"]
         assert found.scripts <= 1  # (the report's own script)
     elif kind == "markdown":
-        found = elements(markdown_html(text))
+        rendered = markdown_html(text)
+        found = elements(rendered)
         assert found.made <= baseline["markdown"], found.made - baseline["markdown"]
+        # the report's own links go to a section of the specification, and only there
+        links = re.findall(r'<a href="([^"]*)"', rendered)
+        assert all(link.startswith(SPEC_LINKS) for link in links), links
 
 
 def _report(kind: str, engine: type[ReferenceEngine]) -> str:
@@ -209,7 +213,11 @@ MARKDOWN_MADE = {
     ("p", ""), ("strong", ""), ("table", ""), ("thead", ""), ("tbody", ""), ("tr", ""),
     ("th", ""), ("td", ""), ("th", "style"), ("td", "style"), ("h2", ""), ("h3", ""),
     ("blockquote", ""), ("pre", ""), ("code", ""), ("code", "class"), ("ul", ""), ("li", ""),
+    ("a", ""), ("a", "href"),
 }  # fmt: skip
+
+#: Where the Markdown report's own links (its SPEC sections) go.
+SPEC_LINKS = "https://github.com/matador-reference/matador-reference/blob/main/spec/SPEC.md#"
 
 
 @pytest.fixture(scope="module")

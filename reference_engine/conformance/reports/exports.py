@@ -36,6 +36,7 @@ from .runreport import (
     tally,
     totals,
 )
+from .speclinks import section_url
 
 
 def write_junit(
@@ -265,13 +266,14 @@ def _markdown_rules(verdicts: Sequence[RuleVerdict], stream: TextIO) -> None:
         scripted = verdict.blamed or verdict.implicated
         random = verdict.random_blamed or verdict.random_implicated
         stream.write(
-            f"| {_text(verdict.name)} | {verdict.section} | {verdict.held} | {verdict.failed} "
+            f"| {_text(verdict.name)} | {_section(verdict.section)} | {verdict.held} "
+            f"| {verdict.failed} "
             f"| {shown} | {scripted} | {random} |\n"
         )
     for verdict in verdicts:
         if verdict.quiet:
             continue
-        stream.write(f"\n### {_text(verdict.name)} ({verdict.section})\n\n")
+        stream.write(f"\n### {_text(verdict.name)} ({_section(verdict.section)})\n\n")
         stream.write(f"{_text(blame_text(verdict))}.\n\n")
         if verdict.source:
             stream.write(f"Source: {_text(verdict.source)}\n\n")
@@ -318,13 +320,15 @@ def _markdown_row(row: FailureRow, stream: TextIO) -> None:
     """One failing expectation as a table row: where, what was expected and given, by which
     rules (their citations are the Rules section's)."""
     rules = "; ".join(note.name for note in row.rules) or "none named"
-    sections = ", ".join(dict.fromkeys(note.section for note in row.rules))
+    sections = ", ".join(
+        _section(section) for section in dict.fromkeys(n.section for n in row.rules)
+    )
     cells = [
         _text(f"{row.where}: {row.message}"),
         _value(row.expected),
         _value(row.got),
         _text(rules),
-        _text(sections),
+        sections,
     ]
     stream.write("| " + " | ".join(cells) + " |\n")
 
@@ -358,6 +362,12 @@ def _note(line: str) -> str:
     under the line that says whose it is, never as a line of the report's own)."""
     indent = len(line) - len(line.lstrip(" "))
     return "&ensp;" * indent + _text(line)
+
+
+def _section(section: str) -> str:
+    """``SPEC 6.3`` as a link to that section of the specification (as text when unknown)."""
+    url = section_url(section)
+    return f"[{_text(section)}]({url})" if url else _text(section)
 
 
 def _text(text: str) -> str:

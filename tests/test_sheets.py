@@ -403,8 +403,23 @@ def test_every_option_value_renders(variant: str) -> None:
     for options in _option_choices(variant):
         sheet = build_sheet(resolve(variant, **options), "en")
         text = render_markdown(sheet)
+        rows = {row.name: row for row in sheet.options}
         for name, value in options.items():
-            assert f"`{name}` = **{value}** (chosen)" in text
+            row = rows[name]
+            # said in words: the value's summary in bold, marked chosen; no identifier
+            assert (row.value, row.marker) == (value, "chosen")
+            assert f"**{row.in_force.summary}** (chosen)" in text
+            shown = text.split("-->", 1)[1]  # (the first line, a comment, says the command)
+            assert f"`{name}`" not in shown and f"{name}={value}" not in shown
+
+
+def test_a_sheet_speaks_in_words_only() -> None:
+    """No identifier (``total_minus_own``), no command line (``--option``) and no bare
+    text number (``text 000``) on any sheet, in any language."""
+    for variant, lang in product(VARIANTS, LANGUAGES):
+        text = render_markdown(build_sheet(resolve(variant), lang)).split("-->", 1)[1]
+        found = re.findall(r"\b[a-z]+_[a-z_]+\b|--option|\b(?:text|texte|tekst|tèks) \d{3}\b", text)
+        assert found == [], (variant, lang, found)
 
 
 def test_markdown_has_no_unfilled_fields() -> None:
@@ -533,7 +548,9 @@ def test_cli_html_to_file(matador: Callable[..., Any], tmp_path: Path) -> None:
     assert result.code == 0, result.err
     assert result.out == f"matador sheet: wrote {target}\n"
     html = target.read_text("utf-8")
-    assert "<svg" in html and "crosswise" in html and "<b>english</b>" in html
+    assert "<svg" in html and "(chosen)" in html
+    body = html.split("<body", 1)[1]  # (the head's generator names the command)
+    assert "--option" not in body and "crosswise=english" not in body  # words, no command
 
 
 @pytest.mark.slow

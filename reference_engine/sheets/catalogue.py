@@ -139,6 +139,20 @@ def load_entries(lang: str) -> Mapping[str, Entry]:
     return MappingProxyType(flatten(document.data))
 
 
+@cache
+def english_glosses() -> Mapping[str, str]:
+    """The English of the cited section headings written in another language, by place
+    (``catalogues/glosses.yaml``)."""
+    path = CATALOGUE_DIR / "glosses.yaml"
+    document, problems = parse_yaml(path.read_bytes(), str(path))
+    if document is None:
+        raise RulesError(problems)
+    data = document.data
+    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+        raise CatalogueError(f"{path}: glosses are a mapping of places to English")
+    return MappingProxyType({str(key): value for key, value in data.items()})
+
+
 @dataclass
 class Translator:
     """Looks sentences up in one language's catalogue and fills in their fields.

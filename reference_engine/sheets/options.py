@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 
 from ..rules import Catalog, Citation, Gap, MatadorMode, Rules, RulesError, registry
 from ..rules.parameters import NAMES
-from .catalogue import Translator
+from .catalogue import Translator, english_glosses
 from .parts import Alternative, GapItem, NoteItem, OptionRow, OptionValueRow, SourceItem
 from .sentences import mode_summary, rule_sentences
 from .translations import PUBLICATIONS, SECTIONS, section_place
@@ -187,10 +187,9 @@ def _sources(rules: Rules, tr: Translator) -> tuple[SourceItem, ...]:
             passages=tuple(
                 tr.t(
                     "sources.passage",
-                    text=tr.t("sources.text", id=_text_name(text, tr)),
+                    text=_text_name(text, tr),
                     sections=tr.t("list.semicolon").join(
-                        tr.prose(SECTIONS, section_place(text, section), section)
-                        for section in sections
+                        _section_name(text, section, tr) for section in sections
                     ),
                 )
                 for text, sections in texts.items()
@@ -201,8 +200,21 @@ def _sources(rules: Rules, tr: Translator) -> tuple[SourceItem, ...]:
 
 
 def _text_name(text: str, tr: Translator) -> str:
-    """A cited text's id as the sheet names it: a number as it is, a word translated."""
-    return text if text.isdigit() else tr.prose(SECTIONS, section_place(text), text)
+    """A cited text as the sheet names it: by what it is (a numbered text the catalogue
+    describes), else its id, a word translated."""
+    if text.isdigit():
+        key = f"sources.texts.{text}"
+        return tr.t(key) if key in tr.entries else tr.t("sources.text", id=text)
+    return tr.t("sources.text", id=tr.prose(SECTIONS, section_place(text), text))
+
+
+def _section_name(text: str, section: str, tr: Translator) -> str:
+    """A cited section as the sheet names it: translated, or, on an English sheet, as its
+    text writes it with the English in parentheses when the text is in another language."""
+    place = section_place(text, section)
+    named = tr.prose(SECTIONS, place, section)
+    gloss = english_glosses().get(place) if tr.lang == "en" else None
+    return f"{named} ({gloss})" if gloss else named
 
 
 __all__ = ["shown_gaps"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..disputes.comparison import value_text
+from ..disputes.comparison import in_words, value_text
 from ..rules import Catalog, Citation, Rules
 from ..rules.model import Gap
 from ..rules.parameters import NAMES, parameter
@@ -146,7 +146,7 @@ def rule_view(rules: Rules, rule: str) -> RuleView:
         set_by = f"inherited from {provenance.variant}"
     return RuleView(
         rule=rule,
-        value=value_text(rules, rule),
+        value=in_words(value_text(rules, rule)),
         applicable=rules.applicable(rule),
         set_by=set_by,
         cites=titled(provenance.cite) if provenance else (),

@@ -132,7 +132,14 @@ def test_the_same_seed_plays_the_same_hands(variant: str, choice: Choice, player
     assert any(first)
 
 
-@pytest.mark.parametrize("strategy", sorted(STRATEGIES))
+@pytest.mark.parametrize(
+    "strategy",
+    # (the expert searches at every decision: its whole matches are the slow suite's)
+    [
+        pytest.param(name, marks=pytest.mark.slow) if name == "expert" else name
+        for name in sorted(STRATEGIES)
+    ],
+)
 @pytest.mark.parametrize(
     ("variant", "players"),
     [("gamerules-com", 2), ("pagat", 4), ("house", 3), ("german", 3), ("jeux-de-hasard", 4)],

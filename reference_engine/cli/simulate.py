@@ -42,7 +42,7 @@ DEFAULT_HANDS = 10_000
 
 #: The built-in strategies, for --strategy's help only (a test holds this to
 #: engine/strategies.py, which the parser must not import: matador --help stays light).
-STRATEGY_HELP = "random, first, heaviest, keep-matadors, blocker"
+STRATEGY_HELP = "random, first, heaviest, keep-matadors, blocker, expert"
 
 
 def add_parsers(command: AddCommand) -> None:

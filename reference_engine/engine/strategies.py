@@ -32,6 +32,7 @@ from math import comb
 
 from ..errors import InputProblem
 from .actions import DRAW, PASS, AnyAction, Play
+from .expert import expert
 from .hand import Hand
 
 Strategy = Callable[[Hand, Sequence[AnyAction], random.Random], AnyAction]
@@ -159,6 +160,7 @@ STRATEGIES: dict[str, Strategy] = {
     "heaviest": heaviest,
     "keep-matadors": keep_matadors,
     "blocker": blocker,
+    "expert": expert,
 }
 
 

@@ -147,3 +147,24 @@ def test_the_expert_outscores_the_best_heuristic_head_to_head() -> None:
                 winner = "expert" if outcome.winner == expert_seat else "heaviest"
                 points[winner] += outcome.points[outcome.winner]
     assert points["expert"] > 1.5 * points["heaviest"], points
+
+
+def test_the_search_benchmark_visits_its_budget_of_positions() -> None:
+    """benchmarks/bench_search.py: our engine's depth-first search, by copy and apply."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[1] / "benchmarks"
+    sys.path.insert(0, str(folder))
+    try:
+        spec = importlib.util.spec_from_file_location("bench_search", folder / "bench_search.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(folder))
+    search = module.matador_search(1, 300)
+    visited = [search() for _ in range(3)]
+    # (it stops at the first position past its budget, with that position's siblings)
+    assert all(300 <= count < 330 for count in visited), visited

@@ -492,3 +492,41 @@ def test_replay_gives_its_verdict_as_json(
     problems = json.loads(result.out)["problems"]
     assert problems and problems[0]["pointer"].startswith("/")
     assert {"kind", "message", "reason", "rule", "citations"} <= set(problems[0])
+
+
+def test_every_command_that_prints_for_a_person_takes_width() -> None:
+    from reference_engine.cli.app import PRINTS_DATA
+
+    parser = build_parser(io.StringIO())
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    lacking = [
+        name
+        for name, sub in commands.choices.items()
+        if name not in PRINTS_DATA and not any(a.dest == "width" for a in sub._actions)
+    ]
+    assert lacking == []
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["list"],
+        ["show", "pagat"],
+        ["compare"],
+        ["diff", "pagat", "german"],
+        ["score", "--pips", "8,19"],
+        ["explain", "--hand", "3-4,2-6", "--ends", "0,5", "--action", "3-4@L"],
+        ["cases"],
+        ["validate", "variants/gamerules-com.yaml"],
+        ["example", "node"],
+        ["show", "no-such-variant"],
+    ],
+    ids=lambda argv: " ".join(argv),
+)
+def test_what_a_command_prints_fits_a_narrow_width(
+    matador: Callable[..., CliResult], argv: list[str]
+) -> None:
+    root = Path(__file__).resolve().parents[1]
+    words = [str(root / word) if word.startswith("variants/") else word for word in argv]
+    result = matador(*words, "--width", "50")  # (the fixture holds every line to 50 columns)
+    assert result.out or result.err

@@ -61,6 +61,7 @@ from .arguments import (
     check_output,
     is_device,
     output_argument,
+    width_argument,
 )
 from .inputs import refuse_input_as_output
 from .output import GuardedOutput, OutputClosed, OutputFailed
@@ -126,6 +127,9 @@ def build_parser(stdout: TextIO, only: str | None = None) -> Parser:
             # What the command prints is written to the file instead (see _run).
             output_argument(sub, "write what is printed to FILE, atomically (-: standard output)")
             sub.set_defaults(redirected=True)
+        if name not in PRINTS_DATA and not any(a.dest == "width" for a in sub._actions):
+            # Every line a command prints for a person fits the width (see _handle).
+            width_argument(sub, "fit what is printed to N columns")
     return parser
 
 

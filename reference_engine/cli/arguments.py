@@ -380,13 +380,13 @@ def _width(text: str) -> int:
     return value
 
 
-def width_argument(parser: argparse.ArgumentParser) -> None:
-    """Give ``parser`` ``--width N``, the width its tables fit."""
+def width_argument(parser: argparse.ArgumentParser, what: str = "fit tables to N columns") -> None:
+    """Give ``parser`` ``--width N``, the width its tables (or all it prints) fit."""
     parser.add_argument(
         "--width",
         type=_width,
         metavar="N",
-        help="fit tables to N columns (default: the terminal's width, 80 in a file or pipe)",
+        help=f"{what} (default: the terminal's width, 80 in a file or pipe)",
     )
 
 

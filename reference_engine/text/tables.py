@@ -222,14 +222,34 @@ def widths(source: Table, width: int) -> list[int]:
 
 def render(source: Table, style: Style) -> list[str]:
     """The table as lines of plain text that fit ``style.width``: a header, a rule, the rows
-    (their cells wrapped); marked cells coloured on a terminal, else led by ``*``."""
+    (their cells wrapped); marked cells coloured on a terminal, else led by ``*``. When even
+    its narrowest columns cannot stand side by side in the width, each row is written as
+    a record instead (:func:`records`)."""
     sizes = widths(source, style.width)
+    if sum(sizes) + len(GAP) * (len(sizes) - 1) > style.width:
+        return records(source, style)
     lines = _row([Cell(c.header) for c in source.columns], source.columns, sizes, style, True)
     lines.append(GAP.join("-" * size for size in sizes))
     for number, row in enumerate(source.rows):
         if source.spaced and number:
             lines.append("")
         lines.extend(_row(row, source.columns, sizes, style, False))
+    return lines
+
+
+def records(source: Table, style: Style) -> list[str]:
+    """The table as records, for a width too narrow for its columns: each row's first cell
+    on a line of its own, then each other cell after its column's header, wrapped."""
+    lines: list[str] = []
+    for number, row in enumerate(source.rows):
+        if number:
+            lines.append("")
+        head, *rest = row
+        lines += [style.strong(line) for line in prose(_shown(head, style.colour), style.width)]
+        for column, cell in zip(source.columns[1:], rest, strict=True):
+            text = _shown(cell, style.colour).replace("\n", " ")
+            if text:
+                lines += prose(text, style.width, "    ", f"  {column.header}: ")
     return lines
 
 

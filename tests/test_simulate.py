@@ -218,7 +218,14 @@ def test_matches_count_hands_per_match_and_the_first_openers_wins() -> None:
     assert min(tally.match_hands) >= 7
     assert 0 <= tally.first_wins <= tally.matches
     keys = [metric.key for metric in stats.metrics()]
-    assert keys[-2:] == ["hands_per_match", "first_wins_match"]
+    assert keys[-4:] == [
+        "hands_per_match",
+        "first_wins_match",
+        "wins_match_side_0",
+        "wins_match_side_1",
+    ]
+    # every finished match has one winning side
+    assert sum(tally.match_wins) == tally.matches and len(tally.match_wins) == 2
 
 
 def test_shared_seeds_give_two_variants_with_one_deal_shape_the_same_deals() -> None:

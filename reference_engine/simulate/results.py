@@ -116,6 +116,12 @@ class Statistics:
                     "first opener's side wins match",
                     wilson(tally.first_wins, tally.matches),
                 ),
+                *(
+                    Metric(f"wins_match_side_{side}", f"{self._side(side)} wins match", rate)
+                    for side, rate in enumerate(
+                        wilson(won, tally.matches) for won in tally.match_wins
+                    )
+                ),
             ]
         return tuple(found)
 

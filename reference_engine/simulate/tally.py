@@ -62,6 +62,8 @@ class Tally:
     unfinished: int = 0
     match_hands: Counter[int] = field(default_factory=Counter)
     first_wins: int = 0
+    #: Matches won by each side, side 0 first.
+    match_wins: list[int] = field(default_factory=list)
 
     @property
     def played(self) -> int:
@@ -74,7 +76,7 @@ class Tally:
             mine, theirs = getattr(self, item.name), getattr(other, item.name)
             if isinstance(mine, Counter):
                 mine.update(theirs)
-            elif isinstance(mine, list):  # wins per side
+            elif isinstance(mine, list):  # wins (of hands, of matches) per side
                 mine.extend([0] * (len(theirs) - len(mine)))
                 for side, won in enumerate(theirs):
                     mine[side] += won
@@ -177,6 +179,9 @@ def play_chunk(
             continue
         tally.matches += 1
         tally.match_hands[len(match.hands)] += 1
+        if not tally.match_wins:
+            tally.match_wins = [0] * len(sides(rules, players))
+        tally.match_wins[match.winner] += 1
         if first is not None and side_of(rules, players, first) == match.winner:
             tally.first_wins += 1
     return tally

@@ -48,10 +48,7 @@ def view_of(hand: Hand) -> View:
     table = hand.table
     seat = hand.current
     own = hand._hands[seat]
-    on_line = 0
-    for action in hand.history:
-        if isinstance(action, Play):
-            on_line |= 1 << table.index[action.tile]
+    on_line = table.mask(action.tile for action in hand.history if isinstance(action, Play))
     voids = _voids(hand)
     full = (1 << len(table.tiles)) - 1
     return View(

@@ -50,6 +50,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from operator import countOf
 from pathlib import Path
+from typing import Any
 
 # Run from a checkout without installing: make the repository and this folder importable.
 HERE = Path(__file__).resolve().parent
@@ -163,15 +164,20 @@ def bare_hands(players: int, seed: int) -> PlayHand:
     return lambda: bare_playout.play_hand(rng, players, HAND_SIZE).placed
 
 
-def open_spiel_hands(seed: int) -> PlayHand:
-    """Random hands of OpenSpiel's python_block_dominoes (two players)."""
+def open_spiel_game() -> Any:
+    """OpenSpiel's python_block_dominoes; :class:`Skipped` when OpenSpiel does not load."""
     try:
         import open_spiel.python.games  # type: ignore[import-untyped]  # noqa: F401  (registers the python games)
         import pyspiel  # type: ignore[import-not-found]
 
-        game = pyspiel.load_game("python_block_dominoes")
+        return pyspiel.load_game("python_block_dominoes")
     except Exception as error:  # not installed, or installed but broken
         raise Skipped(f"{type(error).__name__}: {error}") from None
+
+
+def open_spiel_hands(seed: int) -> PlayHand:
+    """Random hands of OpenSpiel's python_block_dominoes (two players)."""
+    game = open_spiel_game()
     rng = random.Random(seed)
 
     def one_hand() -> int:

@@ -31,11 +31,12 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE)]
 
-from bench_engine import INSTALL_HINT, Run, Skipped, matador_rules  # noqa: E402
+from bench_engine import INSTALL_HINT, Run, Skipped, matador_rules, open_spiel_game  # noqa: E402
 
 from reference_engine.engine.deal import Deal  # noqa: E402
 from reference_engine.engine.expert import DEPTH, SAMPLES, expert  # noqa: E402
@@ -46,56 +47,61 @@ from reference_engine.rules import Catalog  # noqa: E402
 SearchHand = Callable[[], int]
 
 
+def depth_first(
+    root: Any, children: Callable[[Any], list[Any]], done: Callable[[Any], bool], budget: int
+) -> int:
+    """Search from ``root`` depth first until ``budget`` positions are visited (or the tree
+    ends); ``children`` makes a position's successors, one copy and one action each."""
+    stack, visited = [root], 0
+    while stack and visited < budget:
+        position = stack.pop()
+        if done(position):
+            continue
+        found = children(position)
+        stack += found
+        visited += len(found)
+    return visited
+
+
 def matador_search(seed: int, budget: int) -> SearchHand:
     """Depth-first search of our engine's hands, by copy and apply."""
     rules = matador_rules(2)
     rng = random.Random(seed)
 
+    def children(hand: Hand) -> list[Hand]:
+        found = []
+        for action in hand.legal_actions():
+            child = hand.copy()
+            child.apply(action)
+            found.append(child)
+        return found
+
     def one_hand() -> int:
-        stack = [Hand(rules, Deal.shuffled(rules, 2, rng))]
-        visited = 0
-        while stack and visited < budget:
-            hand = stack.pop()
-            if hand.is_over:
-                continue
-            for action in hand.legal_actions():
-                child = hand.copy()
-                child.apply(action)
-                stack.append(child)
-                visited += 1
-        return visited
+        root = Hand(rules, Deal.shuffled(rules, 2, rng))
+        return depth_first(root, children, lambda hand: hand.is_over, budget)
 
     return one_hand
 
 
 def open_spiel_search(seed: int, budget: int) -> SearchHand:
     """Depth-first search of OpenSpiel's python_block_dominoes, by clone and apply."""
-    try:
-        import open_spiel.python.games  # type: ignore[import-untyped]  # noqa: F401
-        import pyspiel  # type: ignore[import-not-found]
-
-        game = pyspiel.load_game("python_block_dominoes")
-    except Exception as error:  # not installed, or installed but broken
-        raise Skipped(f"{type(error).__name__}: {error}") from None
+    game = open_spiel_game()
     rng = random.Random(seed)
+
+    def children(state: Any) -> list[Any]:
+        found = []
+        for action in state.legal_actions():
+            child = state.clone()
+            child.apply_action(action)
+            found.append(child)
+        return found
 
     def one_hand() -> int:
         state = game.new_initial_state()
         while state.is_chance_node():  # the deal, at random
             outcomes = state.chance_outcomes()
             state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-        stack = [state]
-        visited = 0
-        while stack and visited < budget:
-            state = stack.pop()
-            if state.is_terminal():
-                continue
-            for action in state.legal_actions():
-                child = state.clone()
-                child.apply_action(action)
-                stack.append(child)
-                visited += 1
-        return visited
+        return depth_first(state, children, lambda position: position.is_terminal(), budget)
 
     return one_hand
 

@@ -42,12 +42,12 @@ class Search:
 
     def value(self, hand: Hand) -> float:
         """What ``hand`` (with every tile known) is worth to the seat, played well by all."""
-        self._side = side_of(hand.rules, hand.players, self.seat)
+        self._sides_of(hand)
         return self._search(hand, -float("inf"), float("inf"), self.depth)
 
     def action_values(self, hand: Hand) -> list[tuple[AnyAction, float]]:
         """Each legal action of the seat to act, with the value of the hand after it."""
-        self._side = side_of(hand.rules, hand.players, self.seat)
+        self._sides_of(hand)
         found = []
         depth = None if self.depth is None else self.depth - 1
         for action in _ordered(hand.legal_actions()):
@@ -55,6 +55,14 @@ class Search:
             after.apply(action)
             found.append((action, self._search(after, -float("inf"), float("inf"), depth)))
         return found
+
+    def _sides_of(self, hand: Hand) -> None:
+        """The seat's side, which seats play for it, and how many sides there are: asked
+        once per search, not at every position."""
+        sides = [side_of(hand.rules, hand.players, seat) for seat in range(hand.players)]
+        self._side = sides[self.seat]
+        self._ours = tuple(side == self._side for side in sides)
+        self._sides = len(set(sides))
 
     def _search(self, hand: Hand, alpha: float, beta: float, depth: int | None) -> float:
         self.nodes += 1
@@ -76,7 +84,7 @@ class Search:
                 return stored
         start_alpha, start_beta = alpha, beta
         deeper = None if depth is None else depth - 1
-        mine = side_of(hand.rules, hand.players, hand.current) == self._side
+        mine = self._ours[hand.current]
         best = -float("inf") if mine else float("inf")
         for action in _ordered(hand.legal_actions()):
             after = hand.copy()
@@ -109,11 +117,9 @@ class Search:
         """A position not searched on: the pips the other sides hold, less the seat's side's
         own, over the other sides (what a block would about score)."""
         pips = hand.pips()
-        rules, players = hand.rules, hand.players
-        own = sum(p for seat, p in enumerate(pips) if side_of(rules, players, seat) == self._side)
+        own = sum(p for seat, p in enumerate(pips) if self._ours[seat])
         others = sum(pips) - own
-        sides = len({side_of(rules, players, seat) for seat in range(players)})
-        return (others / max(sides - 1, 1) - own) / 2
+        return (others / max(self._sides - 1, 1) - own) / 2
 
 
 def _ordered(legal: tuple[AnyAction, ...]) -> list[AnyAction]:
